@@ -1,0 +1,142 @@
+/* Plan building: no MPI here (see plan.h). */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void plan_init(plan *pl, int p, int rank)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->p = p;
+    pl->rank = rank;
+}
+
+void plan_free(plan *pl)
+{
+    free(pl->ops);
+    free(pl->rounds);
+    plan_init(pl, pl->p, pl->rank);
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*arr, ncap * elem);
+    if (!n)
+        return -1;
+    *arr = n;
+    *cap = ncap;
+    return 0;
+}
+
+static void push(plan *pl, const plan_op *op)
+{
+    if (pl->err)
+        return;
+    if (grow((void **)&pl->ops, &pl->cap_ops, pl->nops + 1, sizeof *op)) {
+        pl->err = 1;
+        return;
+    }
+    pl->ops[pl->nops++] = *op;
+}
+
+static void push_comm(plan *pl, int kind, int buf, size_t off, size_t bytes, int peer)
+{
+    if (bytes == 0)
+        return;
+    plan_op op = { .kind = (uint8_t)kind, .buf = (uint8_t)buf, .peer = peer,
+                   .off = off, .bytes = bytes };
+    push(pl, &op);
+}
+
+void plan_send(plan *pl, int buf, size_t off, size_t bytes, int peer)
+{
+    push_comm(pl, OP_SEND, buf, off, bytes, peer);
+}
+
+void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer)
+{
+    push_comm(pl, OP_RECV, buf, off, bytes, peer);
+}
+
+void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+               size_t bytes)
+{
+    if (bytes == 0 || (src_buf == dst_buf && src_off == dst_off))
+        return;
+    plan_op op = { .kind = OP_COPY, .buf = (uint8_t)src_buf, .dst_buf = (uint8_t)dst_buf,
+                   .peer = -1, .off = src_off, .dst_off = dst_off, .bytes = bytes };
+    push(pl, &op);
+}
+
+void plan_need_tmp(plan *pl, size_t bytes)
+{
+    if (bytes > pl->tmp_bytes)
+        pl->tmp_bytes = bytes;
+}
+
+void plan_end_round(plan *pl)
+{
+    if (pl->err || pl->nops == pl->round_start)
+        return;
+    if (grow((void **)&pl->rounds, &pl->cap_rounds, pl->nrounds + 1, sizeof *pl->rounds)) {
+        pl->err = 1;
+        return;
+    }
+    size_t msgs = 0;
+    for (size_t i = pl->round_start; i < pl->nops; i++)
+        msgs += pl->ops[i].kind != OP_COPY;
+    if (msgs > pl->max_msgs)
+        pl->max_msgs = msgs;
+    pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start };
+    pl->round_start = pl->nops;
+}
+
+int plan_finish(plan *pl)
+{
+    plan_end_round(pl);
+    return pl->err ? -1 : 0;
+}
+
+int plan_build(plan *pl, plan_builder build, const plan_args *a)
+{
+    plan_init(pl, a->p, a->rank);
+    build(pl, a);
+    if (plan_finish(pl) == 0)
+        return 0;
+    plan_free(pl);
+    return -1;
+}
+
+static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
+
+void plan_count(const plan *pl, plan_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (size_t r = 0; r < pl->nrounds; r++) {
+        size_t ns = 0, nr = 0, bs = 0, br = 0;
+        const plan_op *op = pl->ops + pl->rounds[r].first;
+        for (size_t i = 0; i < pl->rounds[r].nops; i++, op++) {
+            if (op->kind == OP_SEND) {
+                ns++;
+                bs += op->bytes;
+            } else if (op->kind == OP_RECV) {
+                nr++;
+                br += op->bytes;
+            } else {
+                st->copy_bytes += op->bytes;
+            }
+        }
+        if (ns + nr)
+            st->rounds++;
+        st->msgs += ns;
+        st->bytes_sent += bs;
+        st->bytes_recv += br;
+        st->alpha_terms += (double)max_sz(ns, nr);
+        st->beta_bytes += (double)max_sz(bs, br);
+    }
+}

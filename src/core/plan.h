@@ -1,0 +1,98 @@
+/*
+ * Plans: what one rank does in one collective call, as rounds of
+ * communication followed by local operations.
+ *
+ * A builder (one per algorithm) fills a plan for (rank, size, bytes,
+ * parameters). It calls no MPI, so all p plans of a communicator can be
+ * built in one process and checked symbolically (symbolic.h), costed, and
+ * drawn. The MPI executor (exec.h) runs the same plan for real.
+ *
+ * Buffers are named, never pointed to: SEND, RECV and TMP (scratch the plan
+ * declares), with byte offsets, so one plan serves every call of the same
+ * shape. In a round, every send and receive is posted at once; when all of
+ * them are complete, the round's local operations run in order.
+ */
+#ifndef MPICOLL_PLAN_H
+#define MPICOLL_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum plan_buf { BUF_SEND, BUF_RECV, BUF_TMP, PLAN_NBUF };
+enum plan_opkind { OP_SEND, OP_RECV, OP_COPY };
+
+typedef struct plan_op {
+    uint8_t kind;       /* enum plan_opkind */
+    uint8_t buf;        /* the buffer read (send, copy) or written (recv) */
+    uint8_t dst_buf;    /* copy: the buffer written */
+    int peer;           /* send, recv: the other rank */
+    size_t off;         /* byte offset in buf */
+    size_t dst_off;     /* copy: byte offset in dst_buf */
+    size_t bytes;
+} plan_op;
+
+typedef struct plan_round {
+    size_t first;       /* index of the round's first op */
+    size_t nops;
+} plan_round;
+
+/* Parameters of an algorithm, by position in its table entry. */
+#define PLAN_MAX_PARAMS 4
+
+/* What a builder is given. */
+typedef struct plan_args {
+    int p;              /* communicator size */
+    int rank;
+    size_t block;       /* allgather: bytes of one rank's block */
+    int inplace;        /* MPI_IN_PLACE: SEND aliases RECV at rank * block */
+    int param[PLAN_MAX_PARAMS];
+} plan_args;
+
+typedef struct plan {
+    int p, rank;
+    plan_op *ops;
+    size_t nops, cap_ops;
+    plan_round *rounds;
+    size_t nrounds, cap_rounds;
+    size_t round_start;     /* first op of the round being built */
+    size_t tmp_bytes;       /* scratch the plan needs */
+    size_t max_msgs;        /* most sends + receives in one round */
+    int err;                /* sticky: an allocation failed while building */
+} plan;
+
+/* A builder returns nothing: failures are sticky in the plan. */
+typedef void (*plan_builder)(plan *pl, const plan_args *a);
+
+void plan_init(plan *pl, int p, int rank);
+void plan_free(plan *pl);
+
+/* Building. Operations of zero bytes are dropped (on both sides alike);
+ * a copy onto itself is dropped. Errors are sticky and reported by
+ * plan_finish, so builders read like the blocking code they replace. */
+void plan_send(plan *pl, int buf, size_t off, size_t bytes, int peer);
+void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer);
+void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+               size_t bytes);
+void plan_need_tmp(plan *pl, size_t bytes);
+void plan_end_round(plan *pl);
+
+/* Closes the last round; returns 0, or -1 when memory ran out. */
+int plan_finish(plan *pl);
+
+/* Builds a plan for a->rank with `build`: 0, or -1 (out of memory; the
+ * plan is then freed). */
+int plan_build(plan *pl, plan_builder build, const plan_args *a);
+
+/* Per-rank counts of a plan. */
+typedef struct plan_stats {
+    size_t rounds;          /* rounds with communication */
+    size_t msgs;            /* messages sent */
+    size_t bytes_sent, bytes_recv;
+    size_t copy_bytes;      /* bytes moved by local copies */
+    double alpha_terms;     /* Σ over rounds of max(#sends, #recvs) */
+    double beta_bytes;      /* Σ over rounds of max(bytes sent, bytes received) */
+} plan_stats;
+
+void plan_count(const plan *pl, plan_stats *st);
+
+#endif
