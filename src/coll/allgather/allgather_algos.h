@@ -1,0 +1,13 @@
+/* The allgather builders, declared from allgather.def. */
+#ifndef MPICOLL_ALLGATHER_ALGOS_H
+#define MPICOLL_ALLGATHER_ALGOS_H
+
+#include "../../core/plan.h"
+#include "../../patterns/patterns.h"
+
+#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+    void allgather_##name(plan *pl, const plan_args *a);
+#include "allgather.def"
+#undef MPICOLL_ALGO
+
+#endif

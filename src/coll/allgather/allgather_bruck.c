@@ -1,0 +1,33 @@
+/*
+ * allgather: bruck
+ *
+ * What:    blocks are kept in an order rotated by the rank: block i of the
+ *          receive buffer holds rank (r + i)'s block. In step k, with
+ *          distance d = 2^k, rank r sends its first min(d, p - d) blocks to
+ *          r - d and receives as many from r + d, appended at block d; a
+ *          final local rotation puts every block in its place.
+ * Paper:   J. Bruck, C.-T. Ho, S. Kipnis, E. Upfal, D. Weathersby,
+ *          "Efficient Algorithms for All-to-All Communications in
+ *          Multiport Message-Passing Systems", IEEE TPDS 8(11), 1997.
+ * Steps:   ceil(log2 p), then a local rotation.
+ * Cost:    ceil(log2 p)α + ((p - 1)/p)·nβ   (n = p·block)
+ * Limits:  none: any p.
+ * Memory:  (p - r)·block bytes of scratch on rank r for the rotation.
+ * Example: DIAGRAM
+ */
+#include "allgather_algos.h"
+
+void allgather_bruck(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block;
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, B);
+    plan_end_round(pl);
+    for (long long d = 1; d < p; d *= 2) {
+        size_t n = (size_t)(d < p - d ? d : p - d);
+        plan_send(pl, BUF_RECV, 0, n * B, pat_mod(r - d, p));
+        plan_recv(pl, BUF_RECV, (size_t)d * B, n * B, pat_mod(r + d, p));
+        plan_end_round(pl);
+    }
+    pat_bruck_unrotate(pl, p, r, B);
+}

@@ -1,0 +1,28 @@
+/*
+ * allgather: direct
+ *
+ * What:    every rank posts all p - 1 receives and p - 1 sends at once and
+ *          waits for all; the order of the posts is staggered by rank
+ *          (send to r + i, receive from r - i) to spread the load.
+ * Paper:   the "linear" / "spread-out" allgather (e.g. MVAPICH2's direct
+ *          algorithms; Bienz et al. on locality-aware allgather).
+ * Steps:   1.
+ * Cost:    (p - 1)α + ((p - 1)/p)·nβ   (n = p·block), all in flight at once
+ * Limits:  none; 2(p - 1) requests in flight per rank.
+ * Memory:  none beyond the user's buffers.
+ * Example: DIAGRAM
+ */
+#include "allgather_algos.h"
+
+void allgather_direct(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block;
+    for (int i = 1; i < p; i++) {
+        int from = pat_mod(r - i, p);
+        plan_recv(pl, BUF_RECV, (size_t)from * B, B, from);
+        plan_send(pl, BUF_SEND, 0, B, pat_mod(r + i, p));
+    }
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)r * B, B);
+    plan_end_round(pl);
+}

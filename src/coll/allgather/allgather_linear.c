@@ -1,0 +1,31 @@
+/*
+ * allgather: linear
+ *
+ * What:    gather every block to rank 0 (each rank sends one message, rank
+ *          0 receives them all at once), then broadcast the whole vector
+ *          from rank 0 down a binomial tree.
+ * Paper:   Open MPI's ompi_coll_base_allgather_intra_basic_linear (gather
+ *          + broadcast).
+ * Steps:   1 + ceil(log2 p).
+ * Cost:    (p - 1)α + ((p - 1)/p)·nβ for the gather at rank 0, then
+ *          ceil(log2 p)(α + nβ) for the broadcast   (n = p·block)
+ * Limits:  none; rank 0 is a hot spot.
+ * Memory:  none beyond the user's buffers.
+ * Example: DIAGRAM
+ */
+#include "allgather_algos.h"
+
+void allgather_linear(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block;
+    if (r == 0) {
+        for (int i = 1; i < p; i++)
+            plan_recv(pl, BUF_RECV, (size_t)i * B, B, i);
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, B);
+    } else {
+        plan_send(pl, BUF_SEND, 0, B, 0);
+    }
+    plan_end_round(pl);
+    pat_bcast_binomial(pl, p, r, 0, BUF_RECV, 0, (size_t)p * B);
+}

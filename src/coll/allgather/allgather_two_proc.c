@@ -1,0 +1,22 @@
+/*
+ * allgather: two_proc
+ *
+ * What:    the two ranks swap their blocks in one exchange.
+ * Paper:   Open MPI's ompi_coll_base_allgather_intra_two_procs.
+ * Steps:   1.
+ * Cost:    α + (n/2)β   (n = 2·block)
+ * Limits:  p == 2 (declared; the selector falls back to bruck).
+ * Memory:  none beyond the user's buffers.
+ * Example: DIAGRAM
+ */
+#include "allgather_algos.h"
+
+void allgather_two_proc(plan *pl, const plan_args *a)
+{
+    const int other = 1 - a->rank;
+    const size_t B = a->block;
+    plan_send(pl, BUF_SEND, 0, B, other);
+    plan_recv(pl, BUF_RECV, (size_t)other * B, B, other);
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)a->rank * B, B);
+    plan_end_round(pl);
+}
