@@ -1,0 +1,54 @@
+/* The collectives mpicoll knows, and the public introspection calls. */
+#include "runtime.h"
+#include "../../include/mpicoll.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const coll_desc allgather_desc;
+
+const coll_desc *const mpicoll_colls[] = { &allgather_desc, NULL };
+
+const coll_desc *coll_find(const char *name)
+{
+    for (int i = 0; name && mpicoll_colls[i]; i++)
+        if (strcmp(mpicoll_colls[i]->name, name) == 0)
+            return mpicoll_colls[i];
+    return NULL;
+}
+
+int mpicoll_algorithm_count(const char *collective)
+{
+    const coll_desc *c = coll_find(collective);
+    return c ? c->nalgos : -1;
+}
+
+const char *mpicoll_algorithm_name(const char *collective, int i)
+{
+    const coll_desc *c = coll_find(collective);
+    return c && i >= 0 && i < c->nalgos ? c->algos[i].name : NULL;
+}
+
+int mpicoll_algorithm_applicable(const char *collective, const char *spec, int comm_size)
+{
+    const coll_desc *c = coll_find(collective);
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    char err[256];
+    if (!c || !spec || comm_size < 1 || spec_parse(c, spec, &a, params, err, sizeof err))
+        return -1;
+    return coll_algo_applies(a, comm_size);
+}
+
+int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes, char *buf,
+                        size_t buflen)
+{
+    const coll_desc *c = coll_find(collective);
+    choice ch;
+    char err[256];
+    if (!c || comm_size < 1 || !buf ||
+        select_choose(c, NULL, 0, comm_size, bytes, &ch, err, sizeof err) != MPI_SUCCESS)
+        return -1;
+    spec_format(ch.algo, ch.params, buf, buflen);
+    return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * Per-communicator state, cached on the user's communicator with an
+ * attribute: the private duplicate (so mpicoll's messages can never match
+ * the application's), a small plan cache (set up once, run many) and
+ * scratch memory. The attribute's delete callback frees it all with the
+ * communicator; MPI_COMM_WORLD's is freed at MPI_Finalize through an
+ * attribute on MPI_COMM_SELF, which MPI deletes first.
+ */
+#include "runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLAN_CACHE 8
+
+typedef struct cached_plan {
+    const coll_desc *coll;      /* NULL: empty slot */
+    const coll_algo *algo;
+    int params[PLAN_MAX_PARAMS];
+    size_t block;
+    int inplace;
+    unsigned long long used;
+    plan pl;
+    MPI_Request *reqs;
+} cached_plan;
+
+struct comm_state {
+    MPI_Comm comm;
+    int size, rank;
+    void *scratch;
+    size_t scratch_len;
+    unsigned long long tick;
+    cached_plan cache[PLAN_CACHE];
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
+static int keys_rc = MPI_SUCCESS;
+
+static void drop_plan(cached_plan *c)
+{
+    if (c->coll)
+        plan_free(&c->pl);
+    free(c->reqs);
+    memset(c, 0, sizeof *c);
+}
+
+static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    comm_state *st = val;
+    for (int i = 0; i < PLAN_CACHE; i++)
+        drop_plan(&st->cache[i]);
+    free(st->scratch);
+    int rc = PMPI_Comm_free(&st->comm);
+    free(st);
+    return rc;
+}
+
+static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    void *st;
+    int found = 0, rc = PMPI_Comm_get_attr(MPI_COMM_WORLD, state_key, &st, &found);
+    /* Open MPI fails the deletion of an attribute that is not set */
+    if (rc == MPI_SUCCESS && found)
+        rc = PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key);
+    PMPI_Comm_free_keyval(&state_key);
+    PMPI_Comm_free_keyval(&final_key);
+    return rc;
+}
+
+static void make_keys(void)
+{
+    keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_key, NULL);
+    if (keys_rc == MPI_SUCCESS)
+        keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &final_key, NULL);
+    if (keys_rc == MPI_SUCCESS)
+        keys_rc = PMPI_Comm_set_attr(MPI_COMM_SELF, final_key, NULL);
+}
+
+int comm_state_get(MPI_Comm comm, comm_state **out)
+{
+    pthread_once(&once, make_keys);
+    if (keys_rc != MPI_SUCCESS)
+        return keys_rc;
+    int found = 0;
+    void *val;
+    int rc = PMPI_Comm_get_attr(comm, state_key, &val, &found);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (found) {
+        *out = val;
+        return MPI_SUCCESS;
+    }
+    comm_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return MPI_ERR_NO_MEM;
+    st->comm = MPI_COMM_NULL;
+    rc = PMPI_Comm_dup(comm, &st->comm);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_size(st->comm, &st->size);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_rank(st->comm, &st->rank);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_attr(comm, state_key, st);
+    if (rc != MPI_SUCCESS)
+        goto fail;
+    *out = st;
+    return MPI_SUCCESS;
+fail:
+    if (st->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&st->comm);
+    free(st);
+    return rc;
+}
+
+MPI_Comm comm_state_comm(const comm_state *st) { return st->comm; }
+int comm_state_size(const comm_state *st) { return st->size; }
+int comm_state_rank(const comm_state *st) { return st->rank; }
+
+void *comm_state_scratch(comm_state *st, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;      /* so that NULL always means out of memory */
+    if (bytes <= st->scratch_len)
+        return st->scratch;
+    void *n = malloc(bytes);
+    if (!n)
+        return NULL;
+    free(st->scratch);
+    st->scratch = n;
+    st->scratch_len = bytes;
+    return n;
+}
+
+static int same(const cached_plan *c, const coll_desc *coll, const choice *ch, size_t block,
+                int inplace)
+{
+    return c->coll == coll && c->algo == ch->algo && c->block == block &&
+           c->inplace == inplace && memcmp(c->params, ch->params, sizeof c->params) == 0;
+}
+
+int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t block,
+                    int inplace, const plan **pl, MPI_Request **reqs)
+{
+    cached_plan *slot = &st->cache[0];
+    st->tick++;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        cached_plan *e = &st->cache[i];
+        if (same(e, c, ch, block, inplace)) {
+            e->used = st->tick;
+            *pl = &e->pl;
+            *reqs = e->reqs;
+            return MPI_SUCCESS;
+        }
+        if (e->used < slot->used)
+            slot = e;
+    }
+    drop_plan(slot);
+    plan_args a = { .p = st->size, .rank = st->rank, .block = block, .inplace = inplace };
+    memcpy(a.param, ch->params, sizeof a.param);
+    if (plan_build(&slot->pl, ch->algo->build, &a))
+        return MPI_ERR_NO_MEM;
+    size_t nreq = exec_requests(&slot->pl);
+    slot->reqs = malloc((nreq ? nreq : 1) * sizeof *slot->reqs);
+    if (!slot->reqs) {
+        plan_free(&slot->pl);
+        return MPI_ERR_NO_MEM;
+    }
+    slot->coll = c;
+    slot->algo = ch->algo;
+    memcpy(slot->params, ch->params, sizeof slot->params);
+    slot->block = block;
+    slot->inplace = inplace;
+    slot->used = st->tick;
+    *pl = &slot->pl;
+    *reqs = slot->reqs;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,287 @@
+/*
+ * Selection: configuration read once from the environment, the choice of
+ * an algorithm for a call, the fallback policy and the verbose log.
+ */
+#include "runtime.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum policy { FALLBACK_ERROR, FALLBACK_WARN, FALLBACK_SILENT };
+
+#define MAX_COLLS 16
+
+static struct config {
+    int verbose;
+    enum policy policy;
+    char error[512];            /* a bad setting: every call fails with it */
+    ruleset builtin, file;
+    int have_file;
+    /* MPICOLL_<COLL>, parsed: */
+    const coll_algo *forced[MAX_COLLS];
+    int forced_params[MAX_COLLS][PLAN_MAX_PARAMS];
+    char forced_error[MAX_COLLS][320];
+} cfg;
+
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int rules_logged;
+static unsigned char warned[MAX_COLLS][64];
+
+void mpicoll_print_error(const char *msg)
+{
+    fprintf(stderr, "mpicoll: error: %s\n", msg);
+    fflush(stderr);
+}
+
+static void print_warning(const char *msg)
+{
+    fprintf(stderr, "mpicoll: warning: %s\n", msg);
+}
+
+static int coll_index(const coll_desc *c)
+{
+    for (int i = 0; mpicoll_colls[i]; i++)
+        if (mpicoll_colls[i] == c)
+            return i;
+    return -1;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long len;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+        goto out;
+    text = malloc((size_t)len + 1);
+    if (text && fread(text, 1, (size_t)len, f) != (size_t)len) {
+        free(text);
+        text = NULL;
+    }
+    if (text)
+        text[len] = '\0';
+out:
+    fclose(f);
+    return text;
+}
+
+static void load_builtin(void)
+{
+    /* All collectives' built-in rules form one ruleset, "built-in". */
+    size_t len = 1;
+    for (int i = 0; mpicoll_colls[i]; i++)
+        len += strlen(mpicoll_colls[i]->builtin_rules) + 1;
+    char *all = malloc(len);
+    if (!all) {
+        snprintf(cfg.error, sizeof cfg.error, "out of memory");
+        return;
+    }
+    all[0] = '\0';
+    for (int i = 0; mpicoll_colls[i]; i++) {
+        strcat(all, mpicoll_colls[i]->builtin_rules);
+        strcat(all, "\n");
+    }
+    rules_parse(all, "built-in", &cfg.builtin, cfg.error, sizeof cfg.error, print_warning);
+    free(all);
+}
+
+static void load_file(const char *path)
+{
+    char *text = read_file(path);
+    if (!text) {
+        snprintf(cfg.error, sizeof cfg.error, "MPICOLL_RULES=%s: cannot read the file", path);
+        return;
+    }
+    if (rules_parse(text, path, &cfg.file, cfg.error, sizeof cfg.error, print_warning) == 0)
+        cfg.have_file = 1;
+    free(text);
+}
+
+static void load_config(void)
+{
+    const char *v = getenv("MPICOLL_VERBOSE");
+    cfg.verbose = v && *v && strcmp(v, "0") != 0;
+    cfg.policy = FALLBACK_WARN;
+    v = getenv("MPICOLL_FALLBACK");
+    if (v && *v) {
+        if (strcasecmp(v, "error") == 0)
+            cfg.policy = FALLBACK_ERROR;
+        else if (strcasecmp(v, "warn") == 0)
+            cfg.policy = FALLBACK_WARN;
+        else if (strcasecmp(v, "silent") == 0)
+            cfg.policy = FALLBACK_SILENT;
+        else
+            snprintf(cfg.error, sizeof cfg.error,
+                     "MPICOLL_FALLBACK=%s: expected error, warn or silent", v);
+    }
+    load_builtin();
+    v = getenv("MPICOLL_RULES");
+    if (v && *v && !cfg.error[0])
+        load_file(v);
+    for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS; i++) {
+        const coll_desc *c = mpicoll_colls[i];
+        v = getenv(c->env);
+        /* "0" is Open MPI's "ignore": use the decision rules */
+        if (!v || !*v || strcmp(v, "auto") == 0 || strcmp(v, "0") == 0)
+            continue;
+        char why[256];
+        if (spec_parse(c, v, &cfg.forced[i], cfg.forced_params[i], why, sizeof why))
+            snprintf(cfg.forced_error[i], sizeof cfg.forced_error[i], "%s=%s: %s", c->env, v,
+                     why);
+    }
+}
+
+static const char *restriction_text(unsigned r)
+{
+    return r & R_TWO ? "exactly 2 ranks" : r & R_POW2 ? "a power-of-two number of ranks"
+         : r & R_EVEN ? "an even number of ranks" : "nothing";
+}
+
+int coll_algo_applies(const coll_algo *a, int p)
+{
+    unsigned r = a->restrictions;
+    if ((r & R_TWO) && p != 2)
+        return 0;
+    if ((r & R_POW2) && (p & (p - 1)) != 0)
+        return 0;
+    if ((r & R_EVEN) && p % 2 != 0)
+        return 0;
+    return 1;
+}
+
+static void warn_once(const coll_desc *c, const coll_algo *a, const char *msg)
+{
+    int ci = coll_index(c), ai = (int)(a - c->algos);
+    pthread_mutex_lock(&log_lock);
+    if (ci >= 0 && ai < 64 && !warned[ci][ai]) {
+        warned[ci][ai] = 1;
+        print_warning(msg);
+    }
+    pthread_mutex_unlock(&log_lock);
+}
+
+/* The restriction check and fallback policy. */
+static int apply_fallback(const coll_desc *c, int forced, int p, choice *ch, char *err,
+                          size_t errlen)
+{
+    const coll_algo *a = ch->algo;
+    if (coll_algo_applies(a, p))
+        return MPI_SUCCESS;
+    char why[160];
+    snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name,
+             restriction_text(a->restrictions), p);
+    if (forced && cfg.policy == FALLBACK_ERROR) {
+        snprintf(err, errlen, "%s (MPICOLL_FALLBACK=error)", why);
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    }
+    for (int hops = 0; !coll_algo_applies(a, p); hops++) {
+        const coll_algo *next = a->fallback ? coll_algo_find(c, a->fallback) : NULL;
+        if (!next || hops == c->nalgos) {
+            snprintf(err, errlen, "%s and no fallback applies", why);
+            return MPI_ERR_UNSUPPORTED_OPERATION;
+        }
+        a = next;
+    }
+    snprintf(ch->detail, sizeof ch->detail, "%s; running %s", why, a->name);
+    if (forced && cfg.policy == FALLBACK_WARN) {
+        char msg[520];
+        snprintf(msg, sizeof msg, "%s (set MPICOLL_FALLBACK=silent to hide this, =error to "
+                 "fail instead)", ch->detail);
+        warn_once(c, ch->algo, msg);
+    }
+    ch->algo = a;
+    for (int i = 0; i < PLAN_MAX_PARAMS; i++)
+        ch->params[i] = i < coll_algo_nparams(a) ? a->params[i].def : 0;
+    ch->reason = "fallback";
+    return MPI_SUCCESS;
+}
+
+int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size_t bytes,
+                  choice *ch, char *err, size_t errlen)
+{
+    pthread_once(&cfg_once, load_config);
+    int ci = coll_index(c);
+    memset(ch, 0, sizeof *ch);
+    if (cfg.error[0]) {
+        snprintf(err, errlen, "%s", cfg.error);
+        return MPI_ERR_ARG;
+    }
+    int forced = 1;
+    if (spec && *spec && strcmp(spec, "auto") != 0) {
+        if (spec_parse(c, spec, &ch->algo, ch->params, err, errlen))
+            return MPI_ERR_ARG;
+        snprintf(ch->detail, sizeof ch->detail, "by the call");
+    } else if (use_env && cfg.forced_error[ci][0]) {
+        snprintf(err, errlen, "%s", cfg.forced_error[ci]);
+        return MPI_ERR_ARG;
+    } else if (use_env && cfg.forced[ci]) {
+        ch->algo = cfg.forced[ci];
+        memcpy(ch->params, cfg.forced_params[ci], sizeof ch->params);
+        snprintf(ch->detail, sizeof ch->detail, "by %s", c->env);
+    } else {
+        forced = 0;
+        const rule *r = cfg.have_file ? rules_match(&cfg.file, c, p, bytes) : NULL;
+        const ruleset *from = &cfg.file;
+        if (!r) {
+            r = rules_match(&cfg.builtin, c, p, bytes);
+            from = &cfg.builtin;
+        }
+        if (!r) {
+            snprintf(err, errlen, "no %s rule matches np=%d bytes=%zu (%s)", c->name, p, bytes,
+                     cfg.have_file ? "rules file and built-in rules" : "built-in rules");
+            return MPI_ERR_INTERN;
+        }
+        ch->algo = r->algo;
+        memcpy(ch->params, r->params, sizeof ch->params);
+        snprintf(ch->detail, sizeof ch->detail, "%s:%d", from->source, r->line);
+    }
+    ch->reason = forced ? "forced" : "rule";
+    return apply_fallback(c, forced, p, ch, err, errlen);
+}
+
+static void log_rules(void)
+{
+    fprintf(stderr, "mpicoll: fallback policy: %s\n",
+            cfg.policy == FALLBACK_ERROR ? "error" : cfg.policy == FALLBACK_WARN ? "warn" : "silent");
+    for (int i = 0; mpicoll_colls[i]; i++) {
+        if (cfg.forced[i]) {
+            char s[128];
+            spec_format(cfg.forced[i], cfg.forced_params[i], s, sizeof s);
+            fprintf(stderr, "mpicoll: forced: %s=%s\n", mpicoll_colls[i]->env, s);
+        }
+    }
+    const ruleset *sets[2] = { cfg.have_file ? &cfg.file : NULL, &cfg.builtin };
+    for (int s = 0; s < 2; s++) {
+        if (!sets[s])
+            continue;
+        fprintf(stderr, "mpicoll: rules from %s (%zu, first match wins):\n", sets[s]->source,
+                sets[s]->n);
+        for (size_t i = 0; i < sets[s]->n; i++)
+            fprintf(stderr, "mpicoll:   %s:%d  %s\n", sets[s]->source, sets[s]->rules[i].line,
+                    sets[s]->rules[i].text);
+    }
+}
+
+void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int rank)
+{
+    if (!cfg.verbose || rank != 0)
+        return;
+    char s[128];
+    spec_format(ch->algo, ch->params, s, sizeof s);
+    const char *params = strchr(s, ':');
+    pthread_mutex_lock(&log_lock);
+    if (!rules_logged) {
+        rules_logged = 1;
+        log_rules();
+    }
+    fprintf(stderr, "mpicoll: %s algorithm=%s params=%s reason=%s np=%d bytes=%zu (%s)\n",
+            c->name, ch->algo->name, params ? params + 1 : "-", ch->reason, p, bytes, ch->detail);
+    fflush(stderr);
+    pthread_mutex_unlock(&log_lock);
+}
