@@ -1,0 +1,296 @@
+/*
+ * mpicoll list / check / show: the table, the symbolic checker and the
+ * diagrams. None of these needs mpirun or MPI_Init.
+ */
+#include "cli.h"
+#include "core/coll.h"
+#include "core/rules.h"
+#include "core/symbolic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const coll_desc *need_coll(const char *name)
+{
+    const coll_desc *c = name ? coll_find(name) : NULL;
+    if (!c) {
+        fprintf(stderr, "mpicoll: unknown collective '%s' (known:", name ? name : "");
+        for (int i = 0; mpicoll_colls[i]; i++)
+            fprintf(stderr, " %s", mpicoll_colls[i]->name);
+        fprintf(stderr, ")\n");
+    }
+    return c;
+}
+
+static const char *restrictions(unsigned r)
+{
+    return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even" : "-";
+}
+
+static void list_coll(const coll_desc *c)
+{
+    printf("%s (force with %s=name[:param=value,...])\n", c->name, c->env);
+    printf("  %-20s %4s  %-15s %-9s %-22s %s\n", "name", "id", "restriction", "fallback",
+           "parameters", "what");
+    for (int i = 0; i < c->nalgos; i++) {
+        const coll_algo *a = &c->algos[i];
+        char id[8] = "-", params[64] = "-";
+        if (a->ompi_id)
+            snprintf(id, sizeof id, "%d", a->ompi_id);
+        int n = 0;
+        for (int k = 0; k < coll_algo_nparams(a); k++)
+            n += snprintf(params + n, sizeof params - (size_t)n, "%s%s=%d [%d..%d]", k ? "," : "",
+                          a->params[k].name, a->params[k].def, a->params[k].min,
+                          a->params[k].max);
+        printf("  %-20s %4s  %-15s %-9s %-22s %s\n", a->name, id, restrictions(a->restrictions),
+               a->fallback ? a->fallback : "-", params, a->summary);
+    }
+}
+
+int mpicoll_cli_list(int argc, char **argv)
+{
+    if (argc > 1) {
+        const coll_desc *c = need_coll(argv[1]);
+        if (!c)
+            return 2;
+        list_coll(c);
+        return 0;
+    }
+    for (int i = 0; mpicoll_colls[i]; i++)
+        list_coll(mpicoll_colls[i]);
+    return 0;
+}
+
+/* "1:256,1000,1024" into a list of sizes. */
+static int parse_np(const char *s, int **out, int *n)
+{
+    char *copy = strdup(s), *save = NULL;
+    int *v = NULL, cnt = 0, rc = 0;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+        char *e;
+        long lo = strtol(t, &e, 10), hi = lo;
+        if (*e == ':')
+            hi = strtol(e + 1, &e, 10);
+        if (*e || lo < 1 || hi < lo || hi > 1 << 16) {
+            rc = -1;
+            break;
+        }
+        int *nv = realloc(v, (size_t)(cnt + hi - lo + 1) * sizeof *v);
+        if (!nv) {
+            rc = -1;
+            break;
+        }
+        v = nv;
+        for (long p = lo; p <= hi; p++)
+            v[cnt++] = (int)p;
+    }
+    free(copy);
+    if (rc || cnt == 0) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = cnt;
+    return 0;
+}
+
+/* One algorithm over every p: blocks of 1 byte in and out of place up to
+ * p = 256 (out of place only beyond), and of 3 bytes (so an offset counted
+ * in blocks where bytes were meant shows) up to p = 64. */
+static int check_algo(const coll_desc *c, const coll_algo *a, const int *params, const int *nps,
+                      int nnp)
+{
+    int lo = 0, hi = 0, proven = 0, skipped = 0;
+    sym_result last = { 0 }, r;
+    for (int i = 0; i < nnp; i++) {
+        int p = nps[i];
+        if (!coll_algo_applies(a, p)) {
+            skipped++;
+            continue;
+        }
+        for (int v = 0; v < 4; v++) {
+            size_t block = v < 2 ? 1 : 3;
+            if ((block == 3 && p > 64) || (v == 1 && p > 256))
+                break;
+            if (sym_run(c, a, params, p, block, v % 2, NULL, NULL, &r)) {
+                fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
+                return 1;
+            }
+            if (!r.ok) {
+                printf("%-20s FAILED %s\n", a->name, r.why);
+                return 1;
+            }
+            if (v == 0)
+                last = r;
+        }
+        if (!proven++)
+            lo = p;
+        hi = p;
+    }
+    char spec[128];
+    spec_format(a, params, spec, sizeof spec);
+    if (!proven) {
+        printf("%-20s no p in range satisfies its restriction (%u skipped)\n", spec, skipped);
+        return 0;
+    }
+    printf("%-20s proven for %d value(s) of p in %d..%d", spec, proven, lo, hi);
+    if (skipped)
+        printf(" (%d skipped: restriction)", skipped);
+    printf("\n%-20s at p=%d: rounds=%zu msgs=%zu sent=%zun recv=%zun copied=%zun  "
+           "cost=%.0fα + %.0fnβ   (n = block bytes; max over ranks)\n", "", hi,
+           last.worst.rounds, last.worst.msgs, last.worst.bytes_sent, last.worst.bytes_recv,
+           last.worst.copy_bytes, last.alpha_max, last.beta_max);
+    return 0;
+}
+
+int mpicoll_cli_check(int argc, char **argv)
+{
+    const char *alg = "all", *np = "1:64";
+    if (argc < 2) {
+        fprintf(stderr, "usage: mpicoll check COLLECTIVE [--algorithm NAME[:p=v]|all] "
+                        "[--np A:B[,N...]]\n");
+        return 2;
+    }
+    const coll_desc *c = need_coll(argv[1]);
+    if (!c)
+        return 2;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc)
+            alg = argv[++i];
+        else if (strcmp(argv[i], "--np") == 0 && i + 1 < argc)
+            np = argv[++i];
+        else {
+            fprintf(stderr, "mpicoll check: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    int *nps, nnp, failed = 0;
+    if (parse_np(np, &nps, &nnp)) {
+        fprintf(stderr, "mpicoll check: --np takes A:B or N, comma-separated, 1 <= N <= 65536\n");
+        return 2;
+    }
+    int params[PLAN_MAX_PARAMS];
+    char err[512];
+    if (strcmp(alg, "all") == 0) {
+        for (int i = 0; i < c->nalgos; i++) {
+            const coll_algo *a;
+            spec_parse(c, c->algos[i].name, &a, params, err, sizeof err);
+            failed |= check_algo(c, a, params, nps, nnp);
+        }
+    } else {
+        const coll_algo *a;
+        if (spec_parse(c, alg, &a, params, err, sizeof err)) {
+            fprintf(stderr, "mpicoll check: %s\n", err);
+            free(nps);
+            return 2;
+        }
+        failed = check_algo(c, a, params, nps, nnp);
+    }
+    free(nps);
+    return failed;
+}
+
+typedef struct show_ctx {
+    size_t block;
+    int last_step;
+} show_ctx;
+
+static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
+{
+    show_ctx *s = ctx;
+    (void)len;
+    s->last_step = step;
+    printf("after round %d:\n   #", step);
+    for (int r = 0; r < p; r++)
+        printf(" %4d", r);
+    printf("\n");
+    size_t nblocks = len / s->block;
+    for (size_t b = 0; b < nblocks; b++) {
+        printf("    ");
+        for (int r = 0; r < p; r++) {
+            int64_t l = recv[r][b * s->block];
+            if (l < 0)
+                printf(" [  ]");
+            else
+                printf(" [%2lld]", (long long)(l / (int64_t)s->block));
+        }
+        printf("\n");
+    }
+}
+
+static void print_rounds(const coll_desc *c, const coll_algo *a, const int *params, int p)
+{
+    for (int r = 0; r < p; r++) {
+        plan pl;
+        plan_args args = { .p = p, .rank = r, .block = 1 };
+        memcpy(args.param, params, sizeof args.param);
+        if (plan_build(&pl, a->build, &args))
+            return;
+        printf("rank %d:", r);
+        for (size_t k = 0; k < pl.nrounds; k++) {
+            printf(" |");
+            for (size_t i = 0; i < pl.rounds[k].nops; i++) {
+                const plan_op *op = &pl.ops[pl.rounds[k].first + i];
+                if (op->kind == OP_SEND)
+                    printf(" ->%d(%zu)", op->peer, op->bytes);
+                else if (op->kind == OP_RECV)
+                    printf(" <-%d(%zu)", op->peer, op->bytes);
+                else
+                    printf(" copy(%zu)", op->bytes);
+            }
+        }
+        printf("\n");
+        plan_free(&pl);
+    }
+    (void)c;
+}
+
+int mpicoll_cli_show(int argc, char **argv)
+{
+    int p = 6;
+    if (argc < 3) {
+        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P]\n");
+        return 2;
+    }
+    const coll_desc *c = need_coll(argv[1]);
+    if (!c)
+        return 2;
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--np") == 0 && i + 1 < argc)
+            p = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "mpicoll show: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    char err[512];
+    if (spec_parse(c, argv[2], &a, params, err, sizeof err)) {
+        fprintf(stderr, "mpicoll show: %s\n", err);
+        return 2;
+    }
+    if (p < 1 || p > 64) {
+        fprintf(stderr, "mpicoll show: --np must be in 1..64\n");
+        return 2;
+    }
+    if (!coll_algo_applies(a, p)) {
+        fprintf(stderr, "mpicoll show: %s does not run on %d ranks (restriction: %s)\n", a->name,
+                p, restrictions(a->restrictions));
+        return 2;
+    }
+    char spec[128];
+    spec_format(a, params, spec, sizeof spec);
+    printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
+           "[k] = rank k's block is there. Operations per rank and round (bytes in blocks):\n",
+           c->name, spec, p);
+    print_rounds(c, a, params, p);
+    show_ctx ctx = { .block = 1, .last_step = -1 };
+    sym_result r;
+    if (sym_run(c, a, params, p, 1, 0, draw, &ctx, &r) || !r.ok) {
+        printf("FAILED: %s\n", r.why);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,9 @@
+/* The subcommands of the mpicoll program. Each returns the exit code. */
+#ifndef MPICOLL_CLI_H
+#define MPICOLL_CLI_H
+
+int mpicoll_cli_list(int argc, char **argv);
+int mpicoll_cli_check(int argc, char **argv);
+int mpicoll_cli_show(int argc, char **argv);
+
+#endif
