@@ -193,19 +193,31 @@ int mpicoll_cli_check(int argc, char **argv)
 
 typedef struct show_ctx {
     size_t block;
-    int last_step;
+    int compact;
+    int nsteps;
+    char *grid;         /* compact: [step][block row][rank] */
+    int p;
 } show_ctx;
 
 static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
 {
     show_ctx *s = ctx;
-    (void)len;
-    s->last_step = step;
+    size_t nblocks = len / s->block;
+    if (s->compact) {
+        if (step >= s->nsteps)
+            return;
+        for (size_t b = 0; b < nblocks; b++)
+            for (int r = 0; r < p; r++) {
+                int64_t l = recv[r][b * s->block];
+                s->grid[((size_t)step * nblocks + b) * (size_t)p + (size_t)r] =
+                    l < 0 ? '.' : "0123456789abcdefghijklmnopqrstuvwxyz"[l / (int64_t)s->block % 36];
+            }
+        return;
+    }
     printf("after round %d:\n   #", step);
     for (int r = 0; r < p; r++)
         printf(" %4d", r);
     printf("\n");
-    size_t nblocks = len / s->block;
     for (size_t b = 0; b < nblocks; b++) {
         printf("    ");
         for (int r = 0; r < p; r++) {
@@ -215,6 +227,30 @@ static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
             else
                 printf(" [%2lld]", (long long)(l / (int64_t)s->block));
         }
+        printf("\n");
+    }
+}
+
+/* The compact diagram of the algorithms' header comments: rounds side by
+ * side, a column per rank, a row per block of the receive buffer. */
+static void print_compact(const show_ctx *s, size_t nblocks)
+{
+    int w = s->p > 6 ? s->p : 6;
+    printf("round");
+    for (int k = 0; k < s->nsteps; k++)
+        printf("  %-*d", w, k);
+    printf("\nrank ");
+    for (int k = 0; k < s->nsteps; k++) {
+        printf("  ");
+        for (int r = 0; r < w; r++)
+            putchar(r < s->p ? "0123456789abcdefghijklmnopqrstuvwxyz"[r % 36] : ' ');
+    }
+    printf("\n");
+    for (size_t b = 0; b < nblocks; b++) {
+        printf("%-5zu", b);
+        for (int k = 0; k < s->nsteps; k++)
+            printf("  %.*s%*s", s->p, s->grid + ((size_t)k * nblocks + b) * (size_t)s->p,
+                   w - s->p, "");
         printf("\n");
     }
 }
@@ -248,9 +284,9 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
 
 int mpicoll_cli_show(int argc, char **argv)
 {
-    int p = 6;
+    int p = 6, compact = 0;
     if (argc < 3) {
-        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P]\n");
+        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P] [--compact]\n");
         return 2;
     }
     const coll_desc *c = need_coll(argv[1]);
@@ -259,6 +295,8 @@ int mpicoll_cli_show(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--np") == 0 && i + 1 < argc)
             p = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--compact") == 0)
+            compact = 1;
         else {
             fprintf(stderr, "mpicoll show: unexpected argument '%s'\n", argv[i]);
             return 2;
@@ -271,8 +309,8 @@ int mpicoll_cli_show(int argc, char **argv)
         fprintf(stderr, "mpicoll show: %s\n", err);
         return 2;
     }
-    if (p < 1 || p > 64) {
-        fprintf(stderr, "mpicoll show: --np must be in 1..64\n");
+    if (p < 1 || p > 36) {
+        fprintf(stderr, "mpicoll show: --np must be in 1..36\n");
         return 2;
     }
     if (!coll_algo_applies(a, p)) {
@@ -280,17 +318,39 @@ int mpicoll_cli_show(int argc, char **argv)
                 p, restrictions(a->restrictions));
         return 2;
     }
-    char spec[128];
-    spec_format(a, params, spec, sizeof spec);
-    printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
-           "[k] = rank k's block is there. Operations per rank and round (bytes in blocks):\n",
-           c->name, spec, p);
-    print_rounds(c, a, params, p);
-    show_ctx ctx = { .block = 1, .last_step = -1 };
+    size_t nblocks = c->recv_bytes(p, 1);
+    show_ctx ctx = { .block = 1, .compact = compact, .p = p };
+    if (compact) {
+        /* as many steps as the longest plan has rounds */
+        for (int r = 0; r < p; r++) {
+            plan pl;
+            plan_args args = { .p = p, .rank = r, .block = 1 };
+            memcpy(args.param, params, sizeof args.param);
+            if (plan_build(&pl, a->build, &args))
+                return 1;
+            if ((int)pl.nrounds > ctx.nsteps)
+                ctx.nsteps = (int)pl.nrounds;
+            plan_free(&pl);
+        }
+        ctx.grid = calloc((size_t)ctx.nsteps * nblocks * (size_t)p + 1, 1);
+        if (!ctx.grid)
+            return 1;
+    } else {
+        char spec[128];
+        spec_format(a, params, spec, sizeof spec);
+        printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
+               "[k] = rank k's block is there. Operations per rank and round (bytes in blocks):\n",
+               c->name, spec, p);
+        print_rounds(c, a, params, p);
+    }
     sym_result r;
+    int rc = 0;
     if (sym_run(c, a, params, p, 1, 0, draw, &ctx, &r) || !r.ok) {
         printf("FAILED: %s\n", r.why);
-        return 1;
+        rc = 1;
+    } else if (compact) {
+        print_compact(&ctx, nblocks);
     }
-    return 0;
+    free(ctx.grid);
+    return rc;
 }

@@ -20,6 +20,7 @@ typedef struct choice {
     int params[PLAN_MAX_PARAMS];
     const char *reason;         /* "forced", "rule" or "fallback" */
     char detail[400];           /* where the choice came from, or why it fell back */
+    const coll_algo *warn_from; /* a forced algorithm replaced under MPICOLL_FALLBACK=warn */
 } choice;
 
 /* Chooses the algorithm for one call: the call's spec (NULL or "auto": none)
@@ -31,7 +32,8 @@ typedef struct choice {
 int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size_t bytes,
                   choice *ch, char *err, size_t errlen);
 
-/* MPICOLL_VERBOSE: the rules in force once, then one line per call. */
+/* On rank 0: the fallback warning (once per algorithm and process), and
+ * with MPICOLL_VERBOSE the rules in force once, then one line per call. */
 void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int rank);
 
 /* Prints "mpicoll: error: ..." on stderr (used on rank 0 of a failing call). */

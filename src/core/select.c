@@ -189,12 +189,8 @@ static int apply_fallback(const coll_desc *c, int forced, int p, choice *ch, cha
         a = next;
     }
     snprintf(ch->detail, sizeof ch->detail, "%s; running %s", why, a->name);
-    if (forced && cfg.policy == FALLBACK_WARN) {
-        char msg[520];
-        snprintf(msg, sizeof msg, "%s (set MPICOLL_FALLBACK=silent to hide this, =error to "
-                 "fail instead)", ch->detail);
-        warn_once(c, ch->algo, msg);
-    }
+    if (forced && cfg.policy == FALLBACK_WARN)
+        ch->warn_from = ch->algo;
     ch->algo = a;
     for (int i = 0; i < PLAN_MAX_PARAMS; i++)
         ch->params[i] = i < coll_algo_nparams(a) ? a->params[i].def : 0;
@@ -270,7 +266,15 @@ static void log_rules(void)
 
 void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int rank)
 {
-    if (!cfg.verbose || rank != 0)
+    if (rank != 0)
+        return;
+    if (ch->warn_from) {
+        char msg[520];
+        snprintf(msg, sizeof msg, "%s (set MPICOLL_FALLBACK=silent to hide this, =error to "
+                 "fail instead)", ch->detail);
+        warn_once(c, ch->warn_from, msg);
+    }
+    if (!cfg.verbose)
         return;
     char s[128];
     spec_format(ch->algo, ch->params, s, sizeof s);

@@ -33,8 +33,8 @@ typedef struct sim {
     struct span *spans;             /* check_races' work area */
     size_t nspans;
     size_t rhead, rtail;
-    size_t *at_round;               /* unfinished ranks per current round */
-    size_t min_round, max_rounds;
+    int *starting;                  /* ranks to start on their next round */
+    size_t nstarting;
     sym_snapshot_fn snap;
     void *ctx;
     sym_result *res;
@@ -210,7 +210,6 @@ static int start_round(sim *s, int r)
         s->done[r] = 1;
         return 0;
     }
-    s->at_round[s->round[r]]++;
     const plan_round *rd = &pl->rounds[s->round[r]];
     if (check_races(s, r, rd))
         return -1;
@@ -226,16 +225,8 @@ static int start_round(sim *s, int r)
     return 0;
 }
 
-static void snapshots(sim *s, size_t upto)
-{
-    while (s->min_round < upto && s->at_round[s->min_round] == 0) {
-        if (s->snap)
-            s->snap(s->ctx, (int)s->min_round, s->p, s->recv, s->recv_len);
-        s->min_round++;
-    }
-}
-
-/* Rank r's round is complete: run its local operations, go on. */
+/* Rank r's round is complete: run its local operations; r starts its next
+ * round with the next superstep. */
 static int finish_round(sim *s, int r)
 {
     const plan *pl = &s->plans[r];
@@ -254,9 +245,9 @@ static int finish_round(sim *s, int r)
             return -1;
         memmove(dst, src, op->bytes * sizeof *dst);
     }
-    s->at_round[s->round[r]]--;
     s->round[r]++;
-    return start_round(s, r);
+    s->starting[s->nstarting++] = r;
+    return 0;
 }
 
 static int verify(sim *s)
@@ -339,8 +330,8 @@ static void sim_free(sim *s)
     free(s->qkind);
     free(s->nodes);
     free(s->ready);
+    free(s->starting);
     free(s->spans);
-    free(s->at_round);
 }
 
 static int64_t *labels(size_t n)
@@ -365,7 +356,8 @@ static int sim_setup(sim *s, const int *params)
     s->qtail = malloc(pairs * sizeof *s->qtail);
     s->qkind = calloc(pairs, 1);
     s->ready = malloc((p + 1) * sizeof *s->ready);
-    if (!s->plans || !s->send || !s->recv || !s->tmp || !s->round || !s->pending ||
+    s->starting = malloc(p * sizeof *s->starting);
+    if (!s->starting || !s->plans || !s->send || !s->recv || !s->tmp || !s->round || !s->pending ||
         !s->done || !s->qhead || !s->qtail || !s->qkind || !s->ready)
         return -1;
     memset(s->qhead, -1, pairs * sizeof *s->qhead);
@@ -377,8 +369,6 @@ static int sim_setup(sim *s, const int *params)
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;
         total_ops += s->plans[r].nops;
-        if (s->plans[r].nrounds > s->max_rounds)
-            s->max_rounds = s->plans[r].nrounds;
         s->recv[r] = labels(s->recv_len);
         s->send[r] = labels(s->send_len);
         s->tmp[r] = labels(s->plans[r].tmp_bytes);
@@ -391,8 +381,7 @@ static int sim_setup(sim *s, const int *params)
             src[i] = (int64_t)r * (int64_t)s->send_len + (int64_t)i;
     }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
-    s->at_round = calloc(s->max_rounds + 1, sizeof *s->at_round);
-    return s->nodes && s->at_round ? 0 : -1;
+    return s->nodes ? 0 : -1;
 }
 
 int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, size_t block,
@@ -410,10 +399,21 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, si
     count(&s);
     for (int r = 0; r < p && res->ok; r++)
         start_round(&s, r);
-    while (res->ok && s.rhead != s.rtail) {
-        int r = s.ready[s.rhead++ % ((size_t)p + 1)];
-        finish_round(&s, r);
-        snapshots(&s, s.max_rounds);
+    /* Supersteps: every round that can complete does, then every rank that
+     * completed one starts its next. Matching does not depend on the order
+     * (it is per pair and in posting order, and races are checked), so
+     * this one legal schedule proves them all. */
+    for (int step = 0; res->ok; step++) {
+        while (res->ok && s.rhead != s.rtail)
+            finish_round(&s, s.ready[s.rhead++ % ((size_t)p + 1)]);
+        if (!res->ok || s.nstarting == 0)
+            break;
+        if (snap)
+            snap(ctx, step, p, s.recv, s.recv_len);
+        size_t n = s.nstarting;
+        s.nstarting = 0;
+        for (size_t i = 0; i < n && res->ok; i++)
+            start_round(&s, s.starting[i]);
     }
     if (res->ok)
         verify(&s);

@@ -13,7 +13,17 @@
  * Cost:    ceil(log2 p)α + ((p - 1)/p)·nβ   (n = p·block)
  * Limits:  none: any p.
  * Memory:  (p - r)·block bytes of scratch on rank r for the rotation.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather bruck --np 6 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3       4
+ *   rank   012345  012345  012345  012345  012345
+ *   0      012345  012345  012345  012345  000000
+ *   1      ......  123450  123450  123450  111111
+ *   2      ......  ......  234501  234501  222222
+ *   3      ......  ......  345012  345012  333333
+ *   4      ......  ......  ......  450123  444444
+ *   5      ......  ......  ......  501234  555555
  */
 #include "allgather_algos.h"
 

@@ -10,7 +10,16 @@
  * Cost:    (p - 1)α + ((p - 1)/p)·nβ   (n = p·block), all in flight at once
  * Limits:  none; 2(p - 1) requests in flight per rank.
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather direct --np 5 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0
+ *   rank   01234
+ *   0      00000
+ *   1      11111
+ *   2      22222
+ *   3      33333
+ *   4      44444
  */
 #include "allgather_algos.h"
 

@@ -13,7 +13,16 @@
  * Cost:    ceil(log_k p)·(k - 1)α + ((p - 1)/p)·nβ   (n = p·block)
  * Limits:  none: any p. Parameter k >= 2 (default 4).
  * Memory:  (p - r)·block bytes of scratch on rank r for the rotation.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather k_bruck:k=3 --np 5 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3
+ *   rank   01234   01234   01234   01234
+ *   0      01234   01234   01234   00000
+ *   1      .....   12340   12340   11111
+ *   2      .....   23401   23401   22222
+ *   3      .....   .....   34012   33333
+ *   4      .....   .....   40123   44444
  */
 #include "allgather_algos.h"
 

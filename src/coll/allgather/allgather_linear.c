@@ -11,7 +11,16 @@
  *          ceil(log2 p)(α + nβ) for the broadcast   (n = p·block)
  * Limits:  none; rank 0 is a hot spot.
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather linear --np 5 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3
+ *   rank   01234   01234   01234   01234
+ *   0      0....   00...   0000.   00000
+ *   1      1....   11...   1111.   11111
+ *   2      2....   22...   2222.   22222
+ *   3      3....   33...   3333.   33333
+ *   4      4....   44...   4444.   44444
  */
 #include "allgather_algos.h"
 

@@ -14,7 +14,17 @@
  * Limits:  p even (declared; the selector falls back to ring, as Open MPI
  *          does).
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather neighbor --np 6 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3
+ *   rank   012345  012345  012345  012345
+ *   0      0.....  00....  000..0  000000
+ *   1      .1....  11....  111..1  111111
+ *   2      ..2...  ..22..  .2222.  222222
+ *   3      ...3..  ..33..  .3333.  333333
+ *   4      ....4.  ....44  4..444  444444
+ *   5      .....5  ....55  5..555  555555
  */
 #include "allgather_algos.h"
 

@@ -10,7 +10,15 @@
  * Limits:  p must be a power of two (declared; the selector falls back to
  *          bruck, as Open MPI does).
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather recursive_doubling --np 4 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2
+ *   rank   0123    0123    0123
+ *   0      0...    00..    0000
+ *   1      .1..    11..    1111
+ *   2      ..2.    ..22    2222
+ *   3      ...3    ..33    3333
  */
 #include "allgather_algos.h"
 

@@ -9,7 +9,16 @@
  * Cost:    (p - 1)α + ((p - 1)/p)·nβ   (n = p·block, the gathered bytes)
  * Limits:  none.
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather ring --np 5 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3       4
+ *   rank   01234   01234   01234   01234   01234
+ *   0      0....   00...   000..   0000.   00000
+ *   1      .1...   .11..   .111.   .1111   11111
+ *   2      ..2..   ..22.   ..222   2.222   22222
+ *   3      ...3.   ...33   3..33   33.33   33333
+ *   4      ....4   4...4   44..4   444.4   44444
  */
 #include "allgather_algos.h"
 

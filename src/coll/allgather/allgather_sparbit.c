@@ -12,11 +12,22 @@
  * Paper:   W. Loch, G. Koslovski, "Sparbit: a new logarithmic-cost and
  *          data locality-aware MPI Allgather algorithm", SBAC-PAD 2021.
  * Steps:   ceil(log2 p).
- * Cost:    ceil(log2 p)α (per step, one message per block: p - 1 messages
- *          in all) + ((p - 1)/p)·nβ   (n = p·block)
+ * Cost:    ceil(log2 p) rounds, but one message per block: p - 1 messages,
+ *          so (p - 1)α when every message pays α, ceil(log2 p)α when a
+ *          round's messages overlap; + ((p - 1)/p)·nβ   (n = p·block)
  * Limits:  none: any p.
  * Memory:  none beyond the user's buffers; up to p/2 requests per step.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather sparbit --np 6 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0       1       2       3
+ *   rank   012345  012345  012345  012345
+ *   0      0.....  0...0.  0.0.0.  000000
+ *   1      .1....  .1...1  .1.1.1  111111
+ *   2      ..2...  2.2...  2.2.2.  222222
+ *   3      ...3..  .3.3..  .3.3.3  333333
+ *   4      ....4.  ..4.4.  4.4.4.  444444
+ *   5      .....5  ...5.5  .5.5.5  555555
  */
 #include "allgather_algos.h"
 

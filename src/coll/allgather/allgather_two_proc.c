@@ -7,7 +7,13 @@
  * Cost:    α + (n/2)β   (n = 2·block)
  * Limits:  p == 2 (declared; the selector falls back to bruck).
  * Memory:  none beyond the user's buffers.
- * Example: DIAGRAM
+ * Example: mpicoll show allgather two_proc --np 2 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0
+ *   rank   01
+ *   0      00
+ *   1      11
  */
 #include "allgather_algos.h"
 
