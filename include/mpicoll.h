@@ -39,8 +39,19 @@ int mpicoll_allgather_with(const char *algorithm,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype,
                            MPI_Comm comm);
 
+int mpicoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+/* As mpicoll_alltoall, with the algorithm named for this call (see
+ * mpicoll_allgather_with). */
+int mpicoll_alltoall_with(const char *algorithm,
+                          const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm);
+
 /* ---- Introspection (tools, benchmarks, tests) ---------------------------
- * `collective` is a collective's name: "allgather". */
+ * `collective` is a collective's name: "allgather", "alltoall". */
 
 /* Number of algorithms of a collective, or -1 if the collective is unknown. */
 int mpicoll_algorithm_count(const char *collective);
@@ -56,7 +67,7 @@ int mpicoll_algorithm_applicable(const char *collective, const char *spec,
 
 /* The algorithm the automatic selection (rules file or built-in rules,
  * without MPICOLL_<COLL> forcing) runs for comm_size ranks and `bytes`
- * (the bytes of one rank's block for allgather), written as
+ * (the bytes of one rank's block for allgather and alltoall), written as
  * "name[:param=value,...]" into buf. Returns 0, or -1 on a bad argument. */
 int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes,
                         char *buf, size_t buflen);

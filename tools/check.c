@@ -95,52 +95,92 @@ static int parse_np(const char *s, int **out, int *n)
     return 0;
 }
 
+/* Node layouts an algorithm that reads them is proven on: one node, nodes
+ * of 1, 2 and 3 ranks, and nodes of unequal sizes (3, 1, 2, 3, 1, 2, ...). */
+#define NLAYOUTS 5
+static void layout(int which, int p, int *node_of)
+{
+    static const int uneven[] = { 3, 1, 2 };
+    int node = 0, left = which == 4 ? uneven[0] : which;
+    for (int r = 0; r < p; r++) {
+        if (which == 0) {
+            node_of[r] = 0;
+            continue;
+        }
+        if (left == 0) {
+            node++;
+            left = which == 4 ? uneven[node % 3] : which;
+        }
+        node_of[r] = node;
+        left--;
+    }
+}
+
 /* One algorithm over every p: blocks of 1 byte in and out of place up to
  * p = 256 (out of place only beyond), and of 3 bytes (so an offset counted
- * in blocks where bytes were meant shows) up to p = 64. */
+ * in blocks where bytes were meant shows) up to p = 64; every layout of
+ * nodes for the algorithms that read it. */
 static int check_algo(const coll_desc *c, const coll_algo *a, const int *params, const int *nps,
                       int nnp)
 {
-    int lo = 0, hi = 0, proven = 0, skipped = 0;
+    int lo = 0, hi = 0, proven = 0, skipped = 0, maxp = 1;
+    for (int i = 0; i < nnp; i++)
+        maxp = nps[i] > maxp ? nps[i] : maxp;
+    int *node_of = malloc((size_t)maxp * sizeof *node_of);
+    int nlayouts = a->restrictions & R_NODES ? NLAYOUTS : 1;
     sym_result last = { 0 }, r;
+    if (!node_of)
+        return 1;
     for (int i = 0; i < nnp; i++) {
         int p = nps[i];
         if (!coll_algo_applies(a, p)) {
             skipped++;
             continue;
         }
-        for (int v = 0; v < 4; v++) {
-            size_t block = v < 2 ? 1 : 3;
-            if ((block == 3 && p > 64) || (v == 1 && p > 256))
-                break;
-            if (sym_run(c, a, params, p, block, v % 2, NULL, NULL, &r)) {
-                fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
-                return 1;
+        for (int l = 0; l < nlayouts; l++) {
+            layout(l, p, node_of);
+            for (int v = 0; v < 4; v++) {
+                size_t block = v < 2 ? 1 : 3;
+                if ((block == 3 && p > 64) || (v % 2 == 1 && (p > 256 || !c->inplace_offset)))
+                    continue;
+                if (sym_run(c, a, params, p, block, v % 2, node_of, NULL, NULL, &r)) {
+                    fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
+                    free(node_of);
+                    return 1;
+                }
+                if (!r.ok) {
+                    printf("%-20s FAILED %s%s\n", a->name, r.why,
+                           nlayouts > 1 ? (const char *[]){ " (one node)", " (1 rank per node)",
+                               " (2 ranks per node)", " (3 ranks per node)",
+                               " (nodes of 3, 1, 2, ... ranks)" }[l] : "");
+                    free(node_of);
+                    return 1;
+                }
+                if (v == 0 && l == 0)
+                    last = r;
             }
-            if (!r.ok) {
-                printf("%-20s FAILED %s\n", a->name, r.why);
-                return 1;
-            }
-            if (v == 0)
-                last = r;
         }
         if (!proven++)
             lo = p;
         hi = p;
     }
+    free(node_of);
     char spec[128];
     spec_format(a, params, spec, sizeof spec);
     if (!proven) {
-        printf("%-20s no p in range satisfies its restriction (%u skipped)\n", spec, skipped);
+        printf("%-20s no p in range satisfies its restriction (%d skipped)\n", spec, skipped);
         return 0;
     }
     printf("%-20s proven for %d value(s) of p in %d..%d", spec, proven, lo, hi);
     if (skipped)
         printf(" (%d skipped: restriction)", skipped);
+    if (nlayouts > 1)
+        printf(" x %d node layouts", nlayouts);
     printf("\n%-20s at p=%d: rounds=%zu msgs=%zu sent=%zun recv=%zun copied=%zun  "
-           "cost=%.0fα + %.0fnβ   (n = block bytes; max over ranks)\n", "", hi,
+           "cost=%.0fα + %.0fnβ   (n = block bytes; max over ranks%s)\n", "", hi,
            last.worst.rounds, last.worst.msgs, last.worst.bytes_sent, last.worst.bytes_recv,
-           last.worst.copy_bytes, last.alpha_max, last.beta_max);
+           last.worst.copy_bytes, last.alpha_max, last.beta_max,
+           nlayouts > 1 ? "; one node" : "");
     return 0;
 }
 
@@ -193,6 +233,7 @@ int mpicoll_cli_check(int argc, char **argv)
 
 typedef struct show_ctx {
     size_t block;
+    size_t send_len;    /* a label divided by this is the sending rank */
     int compact;
     int nsteps;
     char *grid;         /* compact: [step][block row][rank] */
@@ -210,7 +251,7 @@ static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
             for (int r = 0; r < p; r++) {
                 int64_t l = recv[r][b * s->block];
                 s->grid[((size_t)step * nblocks + b) * (size_t)p + (size_t)r] =
-                    l < 0 ? '.' : "0123456789abcdefghijklmnopqrstuvwxyz"[l / (int64_t)s->block % 36];
+                    l < 0 ? '.' : "0123456789abcdefghijklmnopqrstuvwxyz"[l / (int64_t)s->send_len % 36];
             }
         return;
     }
@@ -225,7 +266,7 @@ static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
             if (l < 0)
                 printf(" [  ]");
             else
-                printf(" [%2lld]", (long long)(l / (int64_t)s->block));
+                printf(" [%2lld]", (long long)(l / (int64_t)s->send_len));
         }
         printf("\n");
     }
@@ -319,7 +360,7 @@ int mpicoll_cli_show(int argc, char **argv)
         return 2;
     }
     size_t nblocks = c->recv_bytes(p, 1);
-    show_ctx ctx = { .block = 1, .compact = compact, .p = p };
+    show_ctx ctx = { .block = 1, .send_len = c->send_bytes(p, 1), .compact = compact, .p = p };
     if (compact) {
         /* as many steps as the longest plan has rounds */
         for (int r = 0; r < p; r++) {
@@ -345,7 +386,7 @@ int mpicoll_cli_show(int argc, char **argv)
     }
     sym_result r;
     int rc = 0;
-    if (sym_run(c, a, params, p, 1, 0, draw, &ctx, &r) || !r.ok) {
+    if (sym_run(c, a, params, p, 1, 0, NULL, draw, &ctx, &r) || !r.ok) {
         printf("FAILED: %s\n", r.why);
         rc = 1;
     } else if (compact) {

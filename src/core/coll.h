@@ -22,6 +22,7 @@ enum {
     R_POW2 = 1u << 0,   /* p is a power of two */
     R_EVEN = 1u << 1,   /* p is even */
     R_TWO = 1u << 2,    /* p == 2 */
+    R_NODES = 1u << 3,  /* not a restriction: the builder reads the node layout */
 };
 
 typedef struct algo_param {

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allgather_desc;
+extern const coll_desc allgather_desc, alltoall_desc;
 
-const coll_desc *const mpicoll_colls[] = { &allgather_desc, NULL };
+const coll_desc *const mpicoll_colls[] = { &allgather_desc, &alltoall_desc, NULL };
 
 const coll_desc *coll_find(const char *name)
 {

@@ -21,8 +21,7 @@ typedef struct cached_plan {
     size_t block;
     int inplace;
     unsigned long long used;
-    plan pl;
-    MPI_Request *reqs;
+    ready_plan rp;
 } cached_plan;
 
 struct comm_state {
@@ -32,6 +31,7 @@ struct comm_state {
     size_t scratch_len;
     unsigned long long tick;
     cached_plan cache[PLAN_CACHE];
+    int *node_of;               /* made when an algorithm first needs it */
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -40,9 +40,11 @@ static int keys_rc = MPI_SUCCESS;
 
 static void drop_plan(cached_plan *c)
 {
-    if (c->coll)
-        plan_free(&c->pl);
-    free(c->reqs);
+    if (c->coll) {
+        exec_types_free(&c->rp.pl, c->rp.types);
+        plan_free(&c->rp.pl);
+    }
+    free(c->rp.reqs);
     memset(c, 0, sizeof *c);
 }
 
@@ -53,6 +55,7 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
     for (int i = 0; i < PLAN_CACHE; i++)
         drop_plan(&st->cache[i]);
     free(st->scratch);
+    free(st->node_of);
     int rc = PMPI_Comm_free(&st->comm);
     free(st);
     return rc;
@@ -137,6 +140,48 @@ void *comm_state_scratch(comm_state *st, size_t bytes)
     return n;
 }
 
+/* The node of every rank: nodes of MPICOLL_RANKS_PER_NODE consecutive
+ * ranks when it is set (to emulate nodes on one machine), else the
+ * shared-memory domains of MPI_Comm_split_type. Nodes are numbered in the
+ * order of their lowest rank. Collective over the communicator. */
+static int node_layout(comm_state *st)
+{
+    if (st->node_of)
+        return MPI_SUCCESS;
+    int *node = malloc((size_t)st->size * sizeof *node);
+    MPI_Comm shm = MPI_COMM_NULL;
+    int rc = node ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    const char *v = getenv("MPICOLL_RANKS_PER_NODE");
+    if (rc == MPI_SUCCESS && v && *v) {
+        char *end;
+        long k = strtol(v, &end, 10);
+        if (*end || k < 1) {
+            if (st->rank == 0)
+                mpicoll_print_error("MPICOLL_RANKS_PER_NODE must be a positive integer");
+            rc = MPI_ERR_ARG;
+        }
+        for (int i = 0; rc == MPI_SUCCESS && i < st->size; i++)
+            node[i] = (int)(i / k);
+    } else if (rc == MPI_SUCCESS) {
+        int lead = st->rank;    /* the node's lowest rank, from its local rank 0 */
+        rc = PMPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Bcast(&lead, 1, MPI_INT, 0, shm);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Allgather(&lead, 1, MPI_INT, node, 1, MPI_INT, st->comm);
+        for (int i = 0, n = 0; rc == MPI_SUCCESS && i < st->size; i++)
+            node[i] = node[i] == i ? n++ : node[node[i]];
+    }
+    if (shm != MPI_COMM_NULL)
+        PMPI_Comm_free(&shm);
+    if (rc != MPI_SUCCESS) {
+        free(node);
+        return rc;
+    }
+    st->node_of = node;
+    return MPI_SUCCESS;
+}
+
 static int same(const cached_plan *c, const coll_desc *coll, const choice *ch, size_t block,
                 int inplace)
 {
@@ -145,7 +190,7 @@ static int same(const cached_plan *c, const coll_desc *coll, const choice *ch, s
 }
 
 int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t block,
-                    int inplace, const plan **pl, MPI_Request **reqs)
+                    int inplace, const ready_plan **rp)
 {
     cached_plan *slot = &st->cache[0];
     st->tick++;
@@ -153,8 +198,7 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t
         cached_plan *e = &st->cache[i];
         if (same(e, c, ch, block, inplace)) {
             e->used = st->tick;
-            *pl = &e->pl;
-            *reqs = e->reqs;
+            *rp = &e->rp;
             return MPI_SUCCESS;
         }
         if (e->used < slot->used)
@@ -163,21 +207,33 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t
     drop_plan(slot);
     plan_args a = { .p = st->size, .rank = st->rank, .block = block, .inplace = inplace };
     memcpy(a.param, ch->params, sizeof a.param);
-    if (plan_build(&slot->pl, ch->algo->build, &a))
-        return MPI_ERR_NO_MEM;
-    size_t nreq = exec_requests(&slot->pl);
-    slot->reqs = malloc((nreq ? nreq : 1) * sizeof *slot->reqs);
-    if (!slot->reqs) {
-        plan_free(&slot->pl);
-        return MPI_ERR_NO_MEM;
+    if (ch->algo->restrictions & R_NODES) {
+        int rc = node_layout(st);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        a.node_of = st->node_of;
     }
-    slot->coll = c;
+    if (plan_build(&slot->rp.pl, ch->algo->build, &a))
+        return MPI_ERR_NO_MEM;
+    slot->coll = c;     /* from here on, drop_plan frees what is made */
+    size_t nreq = exec_requests(&slot->rp.pl);
+    slot->rp.reqs = malloc((nreq ? nreq : 1) * sizeof *slot->rp.reqs);
+    int rc = slot->rp.reqs ? exec_types_make(&slot->rp.pl, &slot->rp.types) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        drop_plan(slot);
+        return rc;
+    }
     slot->algo = ch->algo;
     memcpy(slot->params, ch->params, sizeof slot->params);
     slot->block = block;
     slot->inplace = inplace;
     slot->used = st->tick;
-    *pl = &slot->pl;
-    *reqs = slot->reqs;
+    *rp = &slot->rp;
     return MPI_SUCCESS;
+}
+
+int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
+                   void *const bufs[PLAN_NBUF])
+{
+    return exec_plan(&rp->pl, bufs, st->comm, c->tag, rp->reqs, rp->types);
 }

@@ -2,6 +2,7 @@
 #include "runtime.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Largest piece of one message: counts are int in MPI-3. */
@@ -17,7 +18,7 @@ size_t exec_requests(const plan *pl)
         for (size_t i = 0; i < pl->rounds[r].nops; i++) {
             const plan_op *op = &pl->ops[pl->rounds[r].first + i];
             if (op->kind != OP_COPY)
-                n += pieces(op->bytes);
+                n += op->nseg ? 1 : pieces(op->bytes);
         }
         if (n > most)
             most = n;
@@ -25,9 +26,62 @@ size_t exec_requests(const plan *pl)
     return most;
 }
 
-static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Request *reqs,
-                size_t *n)
+int exec_types_make(const plan *pl, MPI_Datatype **types)
 {
+    *types = NULL;
+    if (pl->nsegops == 0)
+        return MPI_SUCCESS;
+    MPI_Datatype *t = malloc(pl->nsegs * sizeof *t);
+    int *lens = malloc(pl->nsegs * sizeof *lens);
+    MPI_Aint *displs = malloc(pl->nsegs * sizeof *displs);
+    int rc = t && lens && displs ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (size_t i = 0; t && i < pl->nsegs; i++)
+        t[i] = MPI_DATATYPE_NULL;
+    for (size_t i = 0; rc == MPI_SUCCESS && i < pl->nops; i++) {
+        const plan_op *op = &pl->ops[i];
+        if (op->kind == OP_COPY || op->nseg == 0)
+            continue;
+        for (uint32_t k = 0; k < op->nseg; k++) {
+            const plan_seg *sg = &pl->segs[op->off + k];
+            if (sg->bytes > INT_MAX)
+                rc = MPI_ERR_COUNT;
+            lens[k] = (int)sg->bytes;
+            displs[k] = (MPI_Aint)sg->off;
+        }
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Type_create_hindexed((int)op->nseg, lens, displs, MPI_BYTE, &t[op->off]);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Type_commit(&t[op->off]);
+    }
+    free(lens);
+    free(displs);
+    if (rc != MPI_SUCCESS) {
+        exec_types_free(pl, t);
+        return rc;
+    }
+    *types = t;
+    return MPI_SUCCESS;
+}
+
+void exec_types_free(const plan *pl, MPI_Datatype *types)
+{
+    for (size_t i = 0; types && i < pl->nsegs; i++)
+        if (types[i] != MPI_DATATYPE_NULL)
+            PMPI_Type_free(&types[i]);
+    free(types);
+}
+
+static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Request *reqs,
+                size_t *n, const MPI_Datatype *types)
+{
+    if (op->nseg) {
+        MPI_Datatype t = types[op->off];
+        int rc = op->kind == OP_RECV ? PMPI_Irecv(base, 1, t, op->peer, tag, comm, &reqs[*n])
+                                     : PMPI_Isend(base, 1, t, op->peer, tag, comm, &reqs[*n]);
+        if (rc == MPI_SUCCESS)
+            (*n)++;
+        return rc;
+    }
     for (size_t done = 0; done < op->bytes; done += PIECE) {
         size_t len = op->bytes - done < PIECE ? op->bytes - done : PIECE;
         char *at = base + op->off + done;
@@ -42,7 +96,7 @@ static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Reque
 }
 
 int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs)
+              MPI_Request *reqs, const MPI_Datatype *types)
 {
     for (size_t r = 0; r < pl->nrounds; r++) {
         const plan_op *ops = pl->ops + pl->rounds[r].first;
@@ -52,7 +106,7 @@ int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int ta
             for (size_t i = 0; i < nops; i++) {
                 if (ops[i].kind != (pass ? OP_SEND : OP_RECV))
                     continue;
-                int rc = post(&ops[i], bufs[ops[i].buf], comm, tag, reqs, &n);
+                int rc = post(&ops[i], bufs[ops[i].buf], comm, tag, reqs, &n, types);
                 if (rc != MPI_SUCCESS)
                     return rc;
             }

@@ -15,6 +15,7 @@ void plan_free(plan *pl)
 {
     free(pl->ops);
     free(pl->rounds);
+    free(pl->segs);
     plan_init(pl, pl->p, pl->rank);
 }
 
@@ -71,6 +72,52 @@ void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_of
     plan_op op = { .kind = OP_COPY, .buf = (uint8_t)src_buf, .dst_buf = (uint8_t)dst_buf,
                    .peer = -1, .off = src_off, .dst_off = dst_off, .bytes = bytes };
     push(pl, &op);
+}
+
+static void seg_begin(plan *pl, int kind, int buf, int peer)
+{
+    plan_op op = { .kind = (uint8_t)kind, .buf = (uint8_t)buf, .peer = peer,
+                   .off = pl->nsegs };
+    push(pl, &op);
+    pl->open_seg = !pl->err;
+}
+
+void plan_send_begin(plan *pl, int buf, int peer) { seg_begin(pl, OP_SEND, buf, peer); }
+void plan_recv_begin(plan *pl, int buf, int peer) { seg_begin(pl, OP_RECV, buf, peer); }
+
+void plan_seg_add(plan *pl, size_t off, size_t bytes)
+{
+    if (pl->err || !pl->open_seg || bytes == 0)
+        return;
+    plan_op *op = &pl->ops[pl->nops - 1];
+    plan_seg *last = op->nseg ? &pl->segs[pl->nsegs - 1] : NULL;
+    if (last && last->off + last->bytes == off) {
+        last->bytes += bytes;       /* adjacent: one segment */
+    } else {
+        if (grow((void **)&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) {
+            pl->err = 1;
+            return;
+        }
+        pl->segs[pl->nsegs++] = (plan_seg){ off, bytes };
+        op->nseg++;
+    }
+    op->bytes += bytes;
+}
+
+void plan_seg_end(plan *pl)
+{
+    if (pl->err || !pl->open_seg)
+        return;
+    pl->open_seg = 0;
+    plan_op *op = &pl->ops[pl->nops - 1];
+    if (op->bytes == 0) {
+        pl->nops--;                 /* empty on both sides alike: dropped */
+    } else if (op->nseg == 1) {
+        op->off = pl->segs[--pl->nsegs].off;    /* one piece: a plain op */
+        op->nseg = 0;
+    } else {
+        pl->nsegops++;
+    }
 }
 
 void plan_need_tmp(plan *pl, size_t bytes)

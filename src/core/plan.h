@@ -26,10 +26,18 @@ typedef struct plan_op {
     uint8_t buf;        /* the buffer read (send, copy) or written (recv) */
     uint8_t dst_buf;    /* copy: the buffer written */
     int peer;           /* send, recv: the other rank */
-    size_t off;         /* byte offset in buf */
+    size_t off;         /* byte offset in buf; a segmented op: its first segment */
     size_t dst_off;     /* copy: byte offset in dst_buf */
-    size_t bytes;
+    size_t bytes;       /* a segmented op: the sum of its segments */
+    uint32_t nseg;      /* 0, or a send/recv of segments segs[off .. off+nseg) */
 } plan_op;
+
+/* One piece of a segmented message: a message made of several ranges of one
+ * buffer, sent as one (the MPI executor describes it with a derived
+ * datatype; no packing). */
+typedef struct plan_seg {
+    size_t off, bytes;
+} plan_seg;
 
 typedef struct plan_round {
     size_t first;       /* index of the round's first op */
@@ -44,8 +52,10 @@ typedef struct plan_args {
     int p;              /* communicator size */
     int rank;
     size_t block;       /* allgather: bytes of one rank's block */
-    int inplace;        /* MPI_IN_PLACE: SEND aliases RECV at rank * block */
+    int inplace;        /* MPI_IN_PLACE: SEND aliases RECV (see coll_desc) */
     int param[PLAN_MAX_PARAMS];
+    const int *node_of; /* algorithms with R_NODES: node of each rank, nodes
+                         * numbered in the order of their lowest rank */
 } plan_args;
 
 typedef struct plan {
@@ -54,6 +64,10 @@ typedef struct plan {
     size_t nops, cap_ops;
     plan_round *rounds;
     size_t nrounds, cap_rounds;
+    plan_seg *segs;
+    size_t nsegs, cap_segs;
+    size_t nsegops;         /* segmented sends and receives in the plan */
+    int open_seg;           /* between plan_*_begin and plan_seg_end */
     size_t round_start;     /* first op of the round being built */
     size_t tmp_bytes;       /* scratch the plan needs */
     size_t max_msgs;        /* most sends + receives in one round */
@@ -74,6 +88,13 @@ void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer);
 void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
                size_t bytes);
 void plan_need_tmp(plan *pl, size_t bytes);
+
+/* A segmented send or receive: begin, add segments in message order, end.
+ * The segments' bytes travel as one message of their total size. */
+void plan_send_begin(plan *pl, int buf, int peer);
+void plan_recv_begin(plan *pl, int buf, int peer);
+void plan_seg_add(plan *pl, size_t off, size_t bytes);
+void plan_seg_end(plan *pl);
 void plan_end_round(plan *pl);
 
 /* Closes the last round; returns 0, or -1 when memory ran out. */

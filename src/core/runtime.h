@@ -54,10 +54,21 @@ int comm_state_rank(const comm_state *st);
  * shrinks; valid until the next call). NULL if out of memory. */
 void *comm_state_scratch(comm_state *st, size_t bytes);
 
-/* The plan for this rank (from the cache, or built), with a request array
- * large enough for its busiest round. */
+/* A plan ready to run: the plan, a request array large enough for its
+ * busiest round, and the datatypes of its segmented messages. */
+typedef struct ready_plan {
+    plan pl;
+    MPI_Request *reqs;
+    MPI_Datatype *types;
+} ready_plan;
+
+/* The plan for this rank (from the cache, or built once). */
 int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t block,
-                    int inplace, const plan **pl, MPI_Request **reqs);
+                    int inplace, const ready_plan **rp);
+
+/* Runs a ready plan on the state's private communicator. */
+int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
+                   void *const bufs[PLAN_NBUF]);
 
 /* ---- execution ---------------------------------------------------------- */
 
@@ -65,8 +76,13 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t
  * several pieces). */
 size_t exec_requests(const plan *pl);
 
+/* The derived datatypes of a plan's segmented messages (indexed by the
+ * op's first segment; NULL when it has none), made once per cached plan. */
+int exec_types_make(const plan *pl, MPI_Datatype **types);
+void exec_types_free(const plan *pl, MPI_Datatype *types);
+
 int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs);
+              MPI_Request *reqs, const MPI_Datatype *types);
 
 /* ---- datatypes ---------------------------------------------------------- */
 
@@ -79,6 +95,15 @@ typedef struct dt_view {
 int dt_view_get(MPI_Datatype t, dt_view *v);
 int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen);
 int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t);
+
+/* ---- entry points ------------------------------------------------------- */
+
+/* The whole call of a collective of equal blocks per rank (allgather,
+ * alltoall), with MPI's semantics: checks, selection, datatypes, in place,
+ * errors raised on comm. */
+int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                   MPI_Comm comm);
 
 /* ---- errors ------------------------------------------------------------- */
 

@@ -21,6 +21,7 @@ typedef struct sim {
     int p;
     size_t block, send_len, recv_len;
     int inplace;
+    const int *node_of;
     plan *plans;
     int64_t **send, **recv, **tmp;  /* per rank; send aliases recv in place */
     size_t *round, *pending;
@@ -31,6 +32,8 @@ typedef struct sim {
     size_t nnodes;
     int *ready;                     /* FIFO of ranks whose round is complete */
     struct span *spans;             /* check_races' work area */
+    int64_t *wire;                  /* a message in flight */
+    size_t nwire;
     size_t nspans;
     size_t rhead, rtail;
     int *starting;                  /* ranks to start on their next round */
@@ -97,17 +100,38 @@ static int span_cmp(const void *x, const void *y)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+static int grow_spans(sim *s, size_t n)
+{
+    if (n < 2 * s->nspans)
+        n = 2 * s->nspans;
+    span *grown = realloc(s->spans, n * sizeof *grown);
+    if (!grown)
+        return -1;
+    s->spans = grown;
+    s->nspans = n;
+    return 0;
+}
+
+/* A send or receive is one piece of its buffer, or its segments. */
+static uint32_t pieces(const plan_op *op) { return op->nseg ? op->nseg : 1; }
+
+static void piece(const plan *pl, const plan_op *op, uint32_t k, size_t *off, size_t *bytes)
+{
+    if (op->nseg) {
+        *off = pl->segs[op->off + k].off;
+        *bytes = pl->segs[op->off + k].bytes;
+    } else {
+        *off = op->off;
+        *bytes = op->bytes;
+    }
+}
+
 /* Within a round, a receive may not overlap any other send or receive. */
 static int check_races(sim *s, int r, const plan_round *rd)
 {
     const plan_op *ops = s->plans[r].ops + rd->first;
-    if (rd->nops > s->nspans) {
-        span *grown = realloc(s->spans, rd->nops * sizeof *grown);
-        if (!grown)
-            return fail(s, "out of memory");
-        s->spans = grown;
-        s->nspans = rd->nops;
-    }
+    if (rd->nops > s->nspans && grow_spans(s, rd->nops))
+        return fail(s, "out of memory");
     span *sp = s->spans;
     size_t n = 0;
     int rc = 0;
@@ -118,15 +142,23 @@ static int check_races(sim *s, int r, const plan_round *rd)
             rc = fail(s, "rank %d round %zu receives into the send buffer", r, s->round[r]);
             goto out;
         }
-        size_t abs;
-        if (!resolve(s, r, ops[i].buf, ops[i].off, ops[i].bytes, &sp[n].region, &abs)) {
-            rc = -1;
-            goto out;
+        for (uint32_t k = 0; k < pieces(&ops[i]); k++) {
+            size_t off, bytes, abs;
+            piece(&s->plans[r], &ops[i], k, &off, &bytes);
+            if (n == s->nspans && grow_spans(s, n + 1)) {
+                rc = fail(s, "out of memory");
+                goto out;
+            }
+            sp = s->spans;
+            if (!resolve(s, r, ops[i].buf, off, bytes, &sp[n].region, &abs)) {
+                rc = -1;
+                goto out;
+            }
+            sp[n].lo = abs;
+            sp[n].hi = abs + bytes;
+            sp[n].write = ops[i].kind == OP_RECV;
+            n++;
         }
-        sp[n].lo = abs;
-        sp[n].hi = abs + ops[i].bytes;
-        sp[n].write = ops[i].kind == OP_RECV;
-        n++;
     }
     if (n > 1)
         qsort(sp, n, sizeof *sp, span_cmp);
@@ -159,13 +191,31 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
     if (so->bytes != ro->bytes)
         return fail(s, "rank %d sends %zu bytes to rank %d, which receives %zu bytes from it",
                     rs, so->bytes, rv, ro->bytes);
+    /* the message: the sender's pieces in order, into the receiver's */
+    if (so->bytes > s->nwire) {
+        int64_t *w = realloc(s->wire, so->bytes * sizeof *w);
+        if (!w)
+            return fail(s, "out of memory");
+        s->wire = w;
+        s->nwire = so->bytes;
+    }
     int reg;
-    size_t abs;
-    int64_t *src = resolve(s, rs, so->buf, so->off, so->bytes, &reg, &abs);
-    int64_t *dst = resolve(s, rv, ro->buf, ro->off, ro->bytes, &reg, &abs);
-    if (!src || !dst)
-        return -1;
-    memmove(dst, src, so->bytes * sizeof *dst);
+    size_t at = 0, abs, off, bytes;
+    for (uint32_t k = 0; k < pieces(so); k++, at += bytes) {
+        piece(&s->plans[rs], so, k, &off, &bytes);
+        int64_t *src = resolve(s, rs, so->buf, off, bytes, &reg, &abs);
+        if (!src)
+            return -1;
+        memcpy(s->wire + at, src, bytes * sizeof *src);
+    }
+    at = 0;
+    for (uint32_t k = 0; k < pieces(ro); k++, at += bytes) {
+        piece(&s->plans[rv], ro, k, &off, &bytes);
+        int64_t *dst = resolve(s, rv, ro->buf, off, bytes, &reg, &abs);
+        if (!dst)
+            return -1;
+        memcpy(dst, s->wire + at, bytes * sizeof *dst);
+    }
     if (--s->pending[rs] == 0)
         make_ready(s, rs);
     if (--s->pending[rv] == 0)
@@ -332,6 +382,7 @@ static void sim_free(sim *s)
     free(s->ready);
     free(s->starting);
     free(s->spans);
+    free(s->wire);
 }
 
 static int64_t *labels(size_t n)
@@ -364,7 +415,8 @@ static int sim_setup(sim *s, const int *params)
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
     for (int r = 0; r < s->p; r++) {
-        plan_args a = { .p = s->p, .rank = r, .block = s->block, .inplace = s->inplace };
+        plan_args a = { .p = s->p, .rank = r, .block = s->block, .inplace = s->inplace,
+                        .node_of = s->node_of };
         memcpy(a.param, params, sizeof a.param);
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;
@@ -385,7 +437,7 @@ static int sim_setup(sim *s, const int *params)
 }
 
 int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, size_t block,
-            int inplace, sym_snapshot_fn snap, void *ctx, sym_result *res)
+            int inplace, const int *node_of, sym_snapshot_fn snap, void *ctx, sym_result *res)
 {
     memset(res, 0, sizeof *res);
     res->ok = 1;
@@ -394,6 +446,14 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, si
     s.send_len = c->send_bytes(p, block);
     s.recv_len = c->recv_bytes(p, block);
     int rc = -1;
+    int *one_node = NULL;
+    if (!node_of) {
+        one_node = calloc((size_t)p, sizeof *one_node);
+        if (!one_node)
+            return -1;
+        node_of = one_node;
+    }
+    s.node_of = node_of;
     if (sim_setup(&s, params))
         goto out;
     count(&s);
@@ -420,5 +480,6 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, si
     rc = 0;
 out:
     sim_free(&s);
+    free(one_node);
     return rc;
 }

@@ -29,9 +29,11 @@ typedef void (*sym_snapshot_fn)(void *ctx, int step, int p, int64_t *const *recv
                                 size_t recv_len);
 
 /* Runs algorithm `a` with parameters `params` for p ranks and blocks of
- * `block` bytes. Returns 0 when it ran (see res->ok), -1 when out of memory. */
+ * `block` bytes; node_of (p entries) is the node layout for algorithms that
+ * read it (NULL: one node). Returns 0 when it ran (see res->ok), -1 when
+ * out of memory. */
 int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
-            size_t block, int inplace, sym_snapshot_fn snap, void *ctx,
-            sym_result *res);
+            size_t block, int inplace, const int *node_of, sym_snapshot_fn snap,
+            void *ctx, sym_result *res);
 
 #endif

@@ -64,7 +64,7 @@ int main(void)
         int params[PLAN_MAX_PARAMS] = { 0 };
         for (int inplace = 0; inplace < 2; inplace++) {
             sym_result r;
-            if (sym_run(&allgather_desc, &a, params, 5, 1, inplace, NULL, NULL, &r)) {
+            if (sym_run(&allgather_desc, &a, params, 5, 1, inplace, NULL, NULL, NULL, &r)) {
                 printf("FAIL case %d: out of memory\n", i);
                 return 1;
             }

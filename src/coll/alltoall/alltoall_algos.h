@@ -1,0 +1,13 @@
+/* The alltoall builders, declared from alltoall.def. */
+#ifndef MPICOLL_ALLTOALL_ALGOS_H
+#define MPICOLL_ALLTOALL_ALGOS_H
+
+#include "../../core/plan.h"
+#include "../../patterns/patterns.h"
+
+#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+    void alltoall_##name(plan *pl, const plan_args *a);
+#include "alltoall.def"
+#undef MPICOLL_ALGO
+
+#endif

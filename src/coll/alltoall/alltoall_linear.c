@@ -1,0 +1,37 @@
+/*
+ * alltoall: linear
+ *
+ * What:    every rank posts its p - 1 receives and p - 1 sends at once
+ *          (staggered: receive from r - i, send to r + i) and waits for
+ *          all; its own block is copied locally. The "long message"
+ *          algorithm of IMPI (source document 002_c16b1684edd07476.txt).
+ * Paper:   the direct exchange; Open MPI's basic_linear (id 1).
+ * Steps:   1.
+ * Cost:    (p - 1)α + ((p - 1)/p)·nβ   (n = p·block, one rank's send data)
+ * Limits:  none; 2(p - 1) requests in flight per rank.
+ * Memory:  none beyond the user's buffers.
+ * Example: mpicoll show alltoall linear --np 5 --compact
+ *          (columns: ranks; rows: blocks of the receive buffer after each
+ *          round; k = rank k's block, . = not there yet)
+ *   round  0
+ *   rank   01234
+ *   0      00000
+ *   1      11111
+ *   2      22222
+ *   3      33333
+ *   4      44444
+ */
+#include "alltoall_algos.h"
+
+void alltoall_linear(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block;
+    for (int i = 1; i < p; i++) {
+        int from = pat_mod(r - i, p), to = pat_mod(r + i, p);
+        plan_recv(pl, BUF_RECV, (size_t)from * B, B, from);
+        plan_send(pl, BUF_SEND, (size_t)to * B, B, to);
+    }
+    plan_copy(pl, BUF_SEND, (size_t)r * B, BUF_RECV, (size_t)r * B, B);
+    plan_end_round(pl);
+}
