@@ -50,8 +50,29 @@ int mpicoll_alltoall_with(const char *algorithm,
                           void *recvbuf, int recvcount, MPI_Datatype recvtype,
                           MPI_Comm comm);
 
+int mpicoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm);
+int mpicoll_allreduce_with(const char *algorithm, const void *sendbuf, void *recvbuf,
+                           int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+int mpicoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm);
+int mpicoll_reduce_with(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+
+int mpicoll_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int mpicoll_bcast_with(const char *algorithm, void *buffer, int count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm);
+
+int mpicoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int mpicoll_reduce_scatter_block_with(const char *algorithm, const void *sendbuf,
+                                      void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm);
+
 /* ---- Introspection (tools, benchmarks, tests) ---------------------------
- * `collective` is a collective's name: "allgather", "alltoall". */
+ * `collective` is a collective's name: "allgather", "alltoall", "allreduce",
+ * "reduce", "bcast", "reduce_scatter_block". */
 
 /* Number of algorithms of a collective, or -1 if the collective is unknown. */
 int mpicoll_algorithm_count(const char *collective);
@@ -67,8 +88,10 @@ int mpicoll_algorithm_applicable(const char *collective, const char *spec,
 
 /* The algorithm the automatic selection (rules file or built-in rules,
  * without MPICOLL_<COLL> forcing) runs for comm_size ranks and `bytes`
- * (the bytes of one rank's block for allgather and alltoall), written as
- * "name[:param=value,...]" into buf. Returns 0, or -1 on a bad argument. */
+ * (the bytes of one rank's block for allgather and alltoall, of the whole
+ * vector for the others) on one node, for a commutative operation,
+ * written as "name[:param=value,...]" into buf. Returns 0, or -1 on a bad
+ * argument. */
 int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes,
                         char *buf, size_t buflen);
 

@@ -7,6 +7,10 @@
  * barrier and timed on every rank; an iteration's figure is the slowest
  * rank's time, and a cell is the average (or median) of those figures.
  * Every (size, algorithm) is validated once before it is timed.
+ *
+ * The size of a row is the bytes of one block: one rank's contribution for
+ * allgather, what one rank sends to one peer for alltoall (as OSU's
+ * osu_allgather and osu_alltoall count them).
  */
 #include "bench.h"
 
@@ -47,14 +51,16 @@
  * which it means the automatic selection. */
 typedef int (*run_fn)(const char *spec, const void *sendbuf, void *recvbuf,
                       int bytes, MPI_Comm comm);
-/* 1 if recvbuf holds what the collective must deliver when every rank's
- * send block is filled with pattern(). */
-typedef int (*check_fn)(const unsigned char *recvbuf, size_t bytes, int nranks);
+/* 1 if recvbuf, on rank `rank`, holds what the collective must deliver when
+ * byte i of every rank's send buffer is pattern(rank, i). */
+typedef int (*check_fn)(const unsigned char *recvbuf, size_t bytes, int rank, int nranks);
 
 struct collective {
     const char *name;
     run_fn run;
     check_fn check;
+    int send_per_peer; /* 1: the send buffer holds one block per rank (alltoall);
+                        * 0: one block (allgather) */
 };
 
 struct options {
@@ -62,6 +68,7 @@ struct options {
     long min_bytes, max_bytes;
     int iters, warmup;      /* -1: OSU's defaults, which depend on the size */
     const char *algorithms; /* the -a list */
+    long delay_us;          /* sleep between iterations, outside the timed region */
     int median;
     int help;
 };
@@ -110,22 +117,49 @@ static int run_allgather(const char *spec, const void *sendbuf, void *recvbuf,
                                   recvbuf, bytes, MPI_BYTE, comm);
 }
 
-static int check_allgather(const unsigned char *recvbuf, size_t bytes, int nranks)
+static int guard_intact(const unsigned char *recvbuf, size_t bytes, int nranks)
 {
     const unsigned char *guard = recvbuf + (size_t)nranks * bytes;
 
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < bytes; i++)
-            if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
-                return 0;
     for (size_t i = 0; i < GUARD_BYTES; i++)
         if (guard[i] != SENTINEL)
             return 0;
     return 1;
 }
 
+static int check_allgather(const unsigned char *recvbuf, size_t bytes, int rank, int nranks)
+{
+    (void)rank;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
+                return 0;
+    return guard_intact(recvbuf, bytes, nranks);
+}
+
+static int run_alltoall(const char *spec, const void *sendbuf, void *recvbuf,
+                        int bytes, MPI_Comm comm)
+{
+    if (spec == NULL)
+        return MPI_Alltoall(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, comm);
+    return mpicoll_alltoall_with(spec, sendbuf, bytes, MPI_BYTE,
+                                 recvbuf, bytes, MPI_BYTE, comm);
+}
+
+/* Block r must be block `rank` of rank r's send buffer: its bytes at
+ * positions rank * bytes + i. */
+static int check_alltoall(const unsigned char *recvbuf, size_t bytes, int rank, int nranks)
+{
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, (size_t)rank * bytes + i))
+                return 0;
+    return guard_intact(recvbuf, bytes, nranks);
+}
+
 static const struct collective collectives[] = {
-    { "allgather", run_allgather, check_allgather },
+    { "allgather", run_allgather, check_allgather, 0 },
+    { "alltoall", run_alltoall, check_alltoall, 1 },
 };
 #define NCOLLECTIVES ((int)(sizeof collectives / sizeof collectives[0]))
 
@@ -157,16 +191,26 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: mpirun -n P mpicoll bench COLLECTIVE [options]\n"
+        "       mpirun -n P mpicoll bench COLLECTIVE SIZE ITERATIONS DELAY [options]\n"
         "Times every algorithm mpicoll has for COLLECTIVE, and the MPI library's\n"
         "own (column 'native'), on P ranks; prints one row per block size.\n"
+        "A block is one rank's contribution for allgather, and what one rank sends\n"
+        "to one peer for alltoall (as OSU's osu_allgather and osu_alltoall).\n"
+        "\n"
+        "The second form measures the one size SIZE (bytes per block) with\n"
+        "ITERATIONS timed iterations and DELAY microseconds between iterations\n"
+        "(the command line of the AllToAll study programs): the same as\n"
+        "'-m SIZE:SIZE -i ITERATIONS --delay DELAY'.\n"
         "\n"
         "options:\n"
-        "  -m [MIN:]MAX  block sizes in bytes (one rank's block): powers of two\n"
-        "                times MIN up to MAX (default %ld:%ld)\n"
+        "  -m [MIN:]MAX  block sizes in bytes: powers of two times MIN up to MAX\n"
+        "                (default %ld:%ld)\n"
         "  -i ITER       timed iterations per size (default %d, %d above %d bytes)\n"
         "  -x WARMUP     warm-up iterations per size (default %d, %d above %d bytes)\n"
         "  -a LIST       comma-separated algorithms: names, 'all' (every mpicoll\n"
         "                algorithm), 'native' (default native,all)\n"
+        "  --delay US    sleep US microseconds between iterations (warm-up ones\n"
+        "                included), outside the timed region (default 0)\n"
         "  --median      report the median of the iterations, not their average\n"
         "  -h, --help    this help\n"
         "\n"
@@ -263,11 +307,50 @@ static int is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+static int parse_delay(const char *val, struct options *opt, int rank)
+{
+    if (!parse_long(val, val + strlen(val), 0, INT_MAX, &opt->delay_us))
+        return usage_error(rank, "--delay: expected microseconds from 0 to %d, got '%s'",
+                           INT_MAX, val);
+    return 0;
+}
+
+/* The second form: SIZE ITERATIONS DELAY after the collective. */
+static int set_positional(struct options *opt, char **pos, int npos, const char *given,
+                          int rank)
+{
+    long n;
+
+    if (npos != 3)
+        return usage_error(rank, "expected three numbers after the collective (SIZE"
+                           " ITERATIONS DELAY), got %d", npos);
+    if (*given)
+        return usage_error(rank, "SIZE ITERATIONS DELAY set what %s would set: give one"
+                           " or the other", given);
+    if (!parse_long(pos[0], pos[0] + strlen(pos[0]), 1, INT_MAX, &n))
+        return usage_error(rank, "SIZE: expected bytes per block from 1 to %d, got '%s'",
+                           INT_MAX, pos[0]);
+    opt->min_bytes = opt->max_bytes = n;
+    if (!parse_long(pos[1], pos[1] + strlen(pos[1]), 1, MAX_COUNT, &n))
+        return usage_error(rank, "ITERATIONS: expected a number from 1 to %d, got '%s'",
+                           MAX_COUNT, pos[1]);
+    opt->iters = (int)n;
+    if (!parse_long(pos[2], pos[2] + strlen(pos[2]), 0, INT_MAX, &opt->delay_us))
+        return usage_error(rank, "DELAY: expected microseconds from 0 to %d, got '%s'",
+                           INT_MAX, pos[2]);
+    return 0;
+}
+
 /* Options come after the collective; values either follow the option as
  * the next argument or are glued to it ("-m 1:64", "-m1:64"), as getopt
- * allows in OSU. */
+ * allows in OSU ("--delay 10" or "--delay=10"). Arguments that are not
+ * options are the SIZE ITERATIONS DELAY of the second form. */
 static int parse_options(int argc, char **argv, struct options *opt, int rank)
 {
+    char *pos[3];
+    int npos = 0;
+    char given[32] = ""; /* the options that the second form excludes */
+
     *opt = (struct options){ .min_bytes = DEFAULT_MIN_BYTES, .max_bytes = DEFAULT_MAX_BYTES,
                              .iters = -1, .warmup = -1, .algorithms = "native,all" };
     if (argc < 2)
@@ -286,6 +369,14 @@ static int parse_options(int argc, char **argv, struct options *opt, int rank)
             opt->help = 1;
         } else if (strcmp(arg, "--median") == 0) {
             opt->median = 1;
+        } else if (strcmp(arg, "--delay") == 0 || strncmp(arg, "--delay=", 8) == 0) {
+            const char *val = arg[7] ? arg + 8 : i + 1 < argc ? argv[++i] : NULL;
+
+            if (val == NULL)
+                return usage_error(rank, "%s needs a value", arg);
+            if (parse_delay(val, opt, rank) != 0)
+                return EXIT_USAGE;
+            strcpy(given, "--delay");
         } else if (arg[0] == '-' && arg[1] != '\0' && strchr("mixa", arg[1])) {
             const char *val = arg[2] ? arg + 2 : i + 1 < argc ? argv[++i] : NULL;
 
@@ -293,10 +384,19 @@ static int parse_options(int argc, char **argv, struct options *opt, int rank)
                 return usage_error(rank, "%s needs a value", arg);
             if (set_option(opt, arg[1], val, rank) != 0)
                 return EXIT_USAGE;
+            if (arg[1] == 'm' || arg[1] == 'i')
+                snprintf(given, sizeof given, "-%c", arg[1]);
+        } else if (arg[0] != '-' && npos < 3) {
+            pos[npos++] = argv[i];
+        } else if (arg[0] != '-') {
+            return usage_error(rank, "unexpected argument '%s' after SIZE ITERATIONS DELAY",
+                               arg);
         } else {
             return usage_error(rank, "unknown option '%s'", arg);
         }
     }
+    if (npos > 0 && !opt->help)
+        return set_positional(opt, pos, npos, given, rank);
     return 0;
 }
 
@@ -405,6 +505,12 @@ static int warmups(const struct options *opt, size_t bytes)
     return bytes > LARGE_BYTES ? WARMUP_LARGE : WARMUP_SMALL;
 }
 
+/* Bytes of one rank's send buffer for blocks of `bytes`. */
+static size_t send_len(const struct bench *b, size_t bytes)
+{
+    return b->opt->coll->send_per_peer ? (size_t)b->nranks * bytes : bytes;
+}
+
 static int send_intact(const unsigned char *sendbuf, int rank, size_t bytes)
 {
     for (size_t i = 0; i < bytes; i++)
@@ -419,20 +525,31 @@ static int send_intact(const unsigned char *sendbuf, int rank, size_t bytes)
 static int validate(const struct bench *b, const char *spec, size_t bytes)
 {
     int ok;
+    size_t slen = send_len(b, bytes);
 
-    for (size_t i = 0; i < bytes; i++)
+    for (size_t i = 0; i < slen; i++)
         b->sendbuf[i] = pattern(b->rank, i);
     memset(b->recvbuf, SENTINEL, (size_t)b->nranks * bytes + GUARD_BYTES);
     ok = b->opt->coll->run(spec, b->sendbuf, b->recvbuf, (int)bytes, b->comm) == MPI_SUCCESS
-         && b->opt->coll->check(b->recvbuf, bytes, b->nranks)
-         && send_intact(b->sendbuf, b->rank, bytes);
+         && b->opt->coll->check(b->recvbuf, bytes, b->rank, b->nranks)
+         && send_intact(b->sendbuf, b->rank, slen);
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     return ok;
 }
 
+static void sleep_us(long us)
+{
+    struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000 };
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
 /* Fills b->times[0..iters) with this rank's time of each timed iteration
  * and b->times[iters] with 1 if any call failed: the flag rides along the
- * MAX reduction of the times, so one reduction tells rank 0 both. */
+ * MAX reduction of the times, so one reduction tells rank 0 both. The
+ * --delay sleep follows each iteration, after its time is taken and before
+ * the next iteration's barrier. */
 static void time_iterations(struct bench *b, const char *spec, size_t bytes,
                             int warmup, int iters)
 {
@@ -447,6 +564,8 @@ static void time_iterations(struct bench *b, const char *spec, size_t bytes,
         failed |= rc != MPI_SUCCESS;
         if (i >= 0)
             b->times[i] = elapsed;
+        if (b->opt->delay_us > 0 && i + 1 < iters)
+            sleep_us(b->opt->delay_us);
     }
     b->times[iters] = failed;
 }
@@ -510,9 +629,12 @@ static void print_header(const struct bench *b, const struct column *cols, int n
            b->opt->coll->name, b->nranks, MPICOLL_VERSION, version);
     print_count("# iterations", b->opt->iters, ITERS_SMALL, ITERS_LARGE);
     print_count(", warm-up", b->opt->warmup, WARMUP_SMALL, WARMUP_LARGE);
-    printf("\n# cells: %s of the slowest rank's time per iteration, in us;"
+    if (b->opt->delay_us > 0)
+        printf(", delay between iterations: %ld us (not timed)", b->opt->delay_us);
+    printf("\n# bytes: %s\n# cells: %s of the slowest rank's time per iteration, in us;"
            " * = fastest of the row\n# date: %s\n",
-           b->opt->median ? "median" : "average", date);
+           b->opt->coll->send_per_peer ? "the block one rank sends to one peer"
+           : "one rank's block", b->opt->median ? "median" : "average", date);
     printf("%*s", BYTES_WIDTH, "bytes");
     for (int c = 0; c < ncols; c++)
         if (cols[c].applicable == 1)
@@ -588,7 +710,7 @@ static int setup(struct bench *b)
     int ok;
 
     if (max <= (SIZE_MAX - GUARD_BYTES) / (size_t)b->nranks) {
-        b->sendbuf = malloc(max);
+        b->sendbuf = malloc(send_len(b, max));
         b->recvbuf = malloc((size_t)b->nranks * max + GUARD_BYTES);
     }
     b->times = malloc(slots * sizeof *b->times);

@@ -25,7 +25,8 @@ static const coll_desc *need_coll(const char *name)
 
 static const char *restrictions(unsigned r)
 {
-    return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even" : "-";
+    return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even"
+         : r & R_COMMUTATIVE ? "commutative op" : "-";
 }
 
 static void list_coll(const coll_desc *c)
@@ -96,8 +97,14 @@ static int parse_np(const char *s, int **out, int *n)
 }
 
 /* Node layouts an algorithm that reads them is proven on: one node, nodes
- * of 1, 2 and 3 ranks, and nodes of unequal sizes (3, 1, 2, 3, 1, 2, ...). */
+ * of 1, 2 and 3 ranks, and nodes of unequal sizes (3, 1, 2, 3, 1, 2, ...);
+ * beyond p = 64, one node, 3 per node and the unequal ones. */
 #define NLAYOUTS 5
+static const char *const layout_names[NLAYOUTS] = {
+    "one node", "1 rank per node", "2 ranks per node", "3 ranks per node",
+    "nodes of 3, 1, 2, ... ranks",
+};
+
 static void layout(int which, int p, int *node_of)
 {
     static const int uneven[] = { 3, 1, 2 };
@@ -116,48 +123,75 @@ static void layout(int which, int p, int *node_of)
     }
 }
 
-/* One algorithm over every p: blocks of 1 byte in and out of place up to
- * p = 256 (out of place only beyond), and of 3 bytes (so an offset counted
- * in blocks where bytes were meant shows) up to p = 64; every layout of
- * nodes for the algorithms that read it. */
+/* The calls an algorithm is proven on at p ranks, most thorough for small
+ * p. Moving data: blocks of 1 byte in and out of place up to p = 256, of 3
+ * bytes (an offset counted in blocks where bytes were meant shows) up to
+ * p = 64. Reductions: vectors of 1, p - 1, p + 1 and 3p + 2 elements of 1
+ * byte (and of 3 bytes up to p = 16), fewer beyond p = 16; commutative and
+ * not. Rooted collectives: roots 0, p - 1 and p / 2. */
+#define MAXV 96
+static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v)
+{
+    int n = 0, roots[3] = { 0, p - 1, p / 2 }, nroots = c->rooted ? (p > 2 ? 3 : p) : 1;
+    if (p > 64 && nroots > 1)
+        nroots = 2;
+    int orders = c->reduction && !(a->restrictions & R_COMMUTATIVE) ? 2 : 1;
+    size_t counts[4] = { 1, (size_t)p + 1, p > 1 ? (size_t)p - 1 : 2, 3 * (size_t)p + 2 };
+    int ncounts = !c->reduction ? 1 : p <= 16 ? 4 : p <= 64 ? 2 : 1;
+    for (int ri = 0; ri < nroots; ri++)
+        for (int ord = 0; ord < orders; ord++)
+            for (int k = 0; k < ncounts; k++)
+                for (int e = 0; e < 2; e++)
+                    for (int inplace = 0; inplace < 2; inplace++) {
+                        size_t esize = e ? 3 : 1;
+                        if (e && (c->reduction ? p > 16 : p > 64))
+                            continue;
+                        if (inplace && (p > 256 || !c->inplace_offset))
+                            continue;
+                        size_t block = c->reduction ? counts[k] * esize : esize;
+                        v[n++] = (sym_opts){ .block = block, .esize = c->reduction ? esize : 1,
+                                             .root = roots[ri], .inplace = inplace,
+                                             .ordered = ord };
+                    }
+    return n;
+}
+
 static int check_algo(const coll_desc *c, const coll_algo *a, const int *params, const int *nps,
                       int nnp)
 {
-    int lo = 0, hi = 0, proven = 0, skipped = 0, maxp = 1;
+    int lo = 0, hi = 0, proven = 0, skipped = 0, maxp = 1, rc = 0;
     for (int i = 0; i < nnp; i++)
         maxp = nps[i] > maxp ? nps[i] : maxp;
     int *node_of = malloc((size_t)maxp * sizeof *node_of);
     int nlayouts = a->restrictions & R_NODES ? NLAYOUTS : 1;
     sym_result last = { 0 }, r;
+    sym_opts v[MAXV];
     if (!node_of)
         return 1;
-    for (int i = 0; i < nnp; i++) {
+    for (int i = 0; i < nnp && rc == 0; i++) {
         int p = nps[i];
-        if (!coll_algo_applies(a, p)) {
+        call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
+        if (!coll_algo_applies(a, &ci)) {
             skipped++;
             continue;
         }
-        for (int l = 0; l < nlayouts; l++) {
+        int nv = variants(c, a, p, v);
+        for (int l = 0; l < nlayouts && rc == 0; l++) {
+            if (p > 64 && (l == 1 || l == 2))
+                continue;
             layout(l, p, node_of);
-            for (int v = 0; v < 4; v++) {
-                size_t block = v < 2 ? 1 : 3;
-                if ((block == 3 && p > 64) || (v % 2 == 1 && (p > 256 || !c->inplace_offset)))
-                    continue;
-                if (sym_run(c, a, params, p, block, v % 2, node_of, NULL, NULL, &r)) {
+            for (int k = 0; k < nv && rc == 0; k++) {
+                v[k].node_of = node_of;
+                if (sym_run(c, a, params, p, &v[k], &r)) {
                     fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
-                    free(node_of);
-                    return 1;
-                }
-                if (!r.ok) {
-                    printf("%-20s FAILED %s%s\n", a->name, r.why,
-                           nlayouts > 1 ? (const char *[]){ " (one node)", " (1 rank per node)",
-                               " (2 ranks per node)", " (3 ranks per node)",
-                               " (nodes of 3, 1, 2, ... ranks)" }[l] : "");
-                    free(node_of);
-                    return 1;
-                }
-                if (v == 0 && l == 0)
+                    rc = 1;
+                } else if (!r.ok) {
+                    printf("%-20s FAILED %s%s%s\n", a->name, r.why, nlayouts > 1 ? "; " : "",
+                           nlayouts > 1 ? layout_names[l] : "");
+                    rc = 1;
+                } else if (k == 0 && l == 0) {
                     last = r;
+                }
             }
         }
         if (!proven++)
@@ -165,6 +199,8 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
         hi = p;
     }
     free(node_of);
+    if (rc)
+        return rc;
     char spec[128];
     spec_format(a, params, spec, sizeof spec);
     if (!proven) {
@@ -176,10 +212,17 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
         printf(" (%d skipped: restriction)", skipped);
     if (nlayouts > 1)
         printf(" x %d node layouts", nlayouts);
-    printf("\n%-20s at p=%d: rounds=%zu msgs=%zu sent=%zun recv=%zun copied=%zun  "
-           "cost=%.0fα + %.0fnβ   (n = block bytes; max over ranks%s)\n", "", hi,
+    if (c->reduction)
+        printf(a->restrictions & R_COMMUTATIVE ? " (commutative operations)"
+                                               : " (commutative or not)");
+    printf("\n%-20s at p=%d: rounds=%zu msgs=%zu sent=%zun recv=%zun copied=%zun", "", hi,
            last.worst.rounds, last.worst.msgs, last.worst.bytes_sent, last.worst.bytes_recv,
-           last.worst.copy_bytes, last.alpha_max, last.beta_max,
+           last.worst.copy_bytes);
+    if (c->reduction)
+        printf(" reduced=%zun", last.worst.reduce_bytes);
+    printf("  cost=%.0fα + %.0fnβ%s   (n = %s; max over ranks%s)\n", last.alpha_max,
+           last.beta_max, c->reduction ? " + reducedγ" : "",
+           c->reduction ? "one element's bytes, vector of p+1" : "block bytes",
            nlayouts > 1 ? "; one node" : "");
     return 0;
 }
@@ -234,24 +277,44 @@ int mpicoll_cli_check(int argc, char **argv)
 typedef struct show_ctx {
     size_t block;
     size_t send_len;    /* a label divided by this is the sending rank */
+    int reduction;
     int compact;
     int nsteps;
     char *grid;         /* compact: [step][block row][rank] */
     int p;
 } show_ctx;
 
-static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
+static int64_t label_at(unsigned char *const *recv, int r, size_t i, size_t cell)
+{
+    int64_t l;
+    memcpy(&l, recv[r] + i * cell, sizeof l);
+    return l;
+}
+
+static void draw(void *ctx, int step, int p, unsigned char *const *recv,
+                 const size_t *recv_len, size_t cell)
 {
     show_ctx *s = ctx;
+    size_t len = 0;
+    for (int r = 0; r < p; r++)
+        len = recv_len[r] > len ? recv_len[r] : len;
     size_t nblocks = len / s->block;
     if (s->compact) {
-        if (step >= s->nsteps)
+        char *g = realloc(s->grid, (size_t)(step + 1) * nblocks * (size_t)p + 1);
+        if (!g)
             return;
+        s->grid = g;
+        s->nsteps = step + 1;
         for (size_t b = 0; b < nblocks; b++)
             for (int r = 0; r < p; r++) {
-                int64_t l = recv[r][b * s->block];
+                int64_t l = b < recv_len[r] ? label_at(recv, r, b * s->block, cell) : -1;
+                /* a reduction shows how many ranks an element holds */
+                int64_t k = l < 0 ? -1 : s->reduction
+                    ? sym_cell_contributions(recv[r] + b * s->block * cell, cell)
+                    : l / (int64_t)s->send_len;
                 s->grid[((size_t)step * nblocks + b) * (size_t)p + (size_t)r] =
-                    l < 0 ? '.' : "0123456789abcdefghijklmnopqrstuvwxyz"[l / (int64_t)s->send_len % 36];
+                    k < 0 || (s->reduction && k == 0) ? '.'
+                                                      : "0123456789abcdefghijklmnopqrstuvwxyz"[k % 36];
             }
         return;
     }
@@ -262,7 +325,7 @@ static void draw(void *ctx, int step, int p, int64_t *const *recv, size_t len)
     for (size_t b = 0; b < nblocks; b++) {
         printf("    ");
         for (int r = 0; r < p; r++) {
-            int64_t l = recv[r][b * s->block];
+            int64_t l = b < recv_len[r] ? label_at(recv, r, b * s->block, cell) : -1;
             if (l < 0)
                 printf(" [  ]");
             else
@@ -296,11 +359,12 @@ static void print_compact(const show_ctx *s, size_t nblocks)
     }
 }
 
-static void print_rounds(const coll_desc *c, const coll_algo *a, const int *params, int p)
+static void print_rounds(const coll_desc *c, const coll_algo *a, const int *params, int p,
+                         const int *node_of)
 {
     for (int r = 0; r < p; r++) {
         plan pl;
-        plan_args args = { .p = p, .rank = r, .block = 1 };
+        plan_args args = { .p = p, .rank = r, .block = 1, .node_of = node_of };
         memcpy(args.param, params, sizeof args.param);
         if (plan_build(&pl, a->build, &args))
             return;
@@ -325,9 +389,10 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
 
 int mpicoll_cli_show(int argc, char **argv)
 {
-    int p = 6, compact = 0;
+    int p = 6, compact = 0, rpn = 0;
     if (argc < 3) {
-        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P] [--compact]\n");
+        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P] "
+                        "[--ranks-per-node K] [--compact]\n");
         return 2;
     }
     const coll_desc *c = need_coll(argv[1]);
@@ -336,6 +401,8 @@ int mpicoll_cli_show(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--np") == 0 && i + 1 < argc)
             p = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--ranks-per-node") == 0 && i + 1 < argc)
+            rpn = atoi(argv[++i]);
         else if (strcmp(argv[i], "--compact") == 0)
             compact = 1;
         else {
@@ -354,39 +421,37 @@ int mpicoll_cli_show(int argc, char **argv)
         fprintf(stderr, "mpicoll show: --np must be in 1..36\n");
         return 2;
     }
-    if (!coll_algo_applies(a, p)) {
+    call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
+    if (!coll_algo_applies(a, &ci)) {
         fprintf(stderr, "mpicoll show: %s does not run on %d ranks (restriction: %s)\n", a->name,
                 p, restrictions(a->restrictions));
         return 2;
     }
-    size_t nblocks = c->recv_bytes(p, 1);
-    show_ctx ctx = { .block = 1, .send_len = c->send_bytes(p, 1), .compact = compact, .p = p };
-    if (compact) {
-        /* as many steps as the longest plan has rounds */
-        for (int r = 0; r < p; r++) {
-            plan pl;
-            plan_args args = { .p = p, .rank = r, .block = 1 };
-            memcpy(args.param, params, sizeof args.param);
-            if (plan_build(&pl, a->build, &args))
-                return 1;
-            if ((int)pl.nrounds > ctx.nsteps)
-                ctx.nsteps = (int)pl.nrounds;
-            plan_free(&pl);
-        }
-        ctx.grid = calloc((size_t)ctx.nsteps * nblocks * (size_t)p + 1, 1);
-        if (!ctx.grid)
-            return 1;
-    } else {
+    int node_of[36];
+    for (int r = 0; r < p; r++)
+        node_of[r] = rpn > 0 ? r / rpn : 0;
+    const coll_shape shape = { .p = p, .block = 1 };
+    size_t nblocks = 0;
+    for (int r = 0; r < p; r++) {
+        coll_shape sr = { .p = p, .rank = r, .block = 1 };
+        nblocks = c->recv_bytes(&sr) > nblocks ? c->recv_bytes(&sr) : nblocks;
+    }
+    show_ctx ctx = { .block = 1, .send_len = c->send_bytes(&shape), .compact = compact, .p = p,
+                     .reduction = c->reduction };
+    if (c->rooted)  /* root 0: its send data names the bytes */
+        ctx.send_len = nblocks;
+    if (!compact) {
         char spec[128];
         spec_format(a, params, spec, sizeof spec);
         printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
                "[k] = rank k's block is there. Operations per rank and round (bytes in blocks):\n",
                c->name, spec, p);
-        print_rounds(c, a, params, p);
+        print_rounds(c, a, params, p, node_of);
     }
     sym_result r;
     int rc = 0;
-    if (sym_run(c, a, params, p, 1, 0, NULL, draw, &ctx, &r) || !r.ok) {
+    sym_opts o = { .block = 1, .esize = 1, .node_of = node_of, .snap = draw, .ctx = &ctx };
+    if (sym_run(c, a, params, p, &o, &r) || !r.ok) {
         printf("FAILED: %s\n", r.why);
         rc = 1;
     } else if (compact) {

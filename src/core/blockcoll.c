@@ -50,23 +50,28 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     const size_t B = (size_t)rv.size * (size_t)rcount;
     if (B == 0)
         return MPI_SUCCESS;
-    const size_t send_len = c->send_bytes(p, B), recv_len = c->recv_bytes(p, B);
+    const coll_shape shape = { .p = p, .rank = me, .block = B };
+    const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     const int send_blocks = (int)(send_len / B), recv_blocks = (int)(recv_len / B);
     /* In place, either SEND lies inside RECV (the plan knows), or the plan
      * runs on a copy of the receive buffer's initial contents. */
     const int plan_inplace = inplace && c->inplace_offset;
 
+    call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
+    if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci.nnodes)) != MPI_SUCCESS)
+        return rc;
     choice ch;
     char err[512];
-    rc = select_choose(c, spec, 1, p, B, &ch, err, sizeof err);
+    rc = select_choose(c, spec, 1, &ci, &ch, err, sizeof err);
     if (rc != MPI_SUCCESS) {
         if (me == 0)
             mpicoll_print_error(err);
         return rc;
     }
-    select_log(c, &ch, p, B, me);
+    select_log(c, &ch, &ci, me);
     const ready_plan *rp;
-    rc = comm_state_plan(st, c, &ch, B, plan_inplace, &rp);
+    plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
+    rc = comm_state_plan(st, c, &ch, pa, &rp);
     if (rc != MPI_SUCCESS)
         return rc;
 
@@ -81,7 +86,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     bufs[BUF_RECV] = pack_recv ? scratch + tmp_len : (char *)rbuf + rv.true_lb;
     char *own_buf = scratch + tmp_len + precv_len;
     if (plan_inplace) {
-        size_t off = c->inplace_offset(p, me, B);
+        size_t off = c->inplace_offset(&shape);
         bufs[BUF_SEND] = (char *)bufs[BUF_RECV] + off;
         if (pack_recv)
             rc = dt_pack((char *)rbuf + (MPI_Aint)(off / B) * rcount * rv.extent,
@@ -99,7 +104,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
         bufs[BUF_SEND] = (char *)sbuf + sv.true_lb;
     }
     if (rc == MPI_SUCCESS)
-        rc = comm_state_run(st, c, rp, bufs);
+        rc = comm_state_run(st, c, rp, bufs, NULL);
     if (rc == MPI_SUCCESS && pack_recv)
         rc = dt_unpack(bufs[BUF_RECV], recv_len, rbuf, recv_blocks * rcount, rtype);
     return rc;

@@ -23,7 +23,16 @@ enum {
     R_EVEN = 1u << 1,   /* p is even */
     R_TWO = 1u << 2,    /* p == 2 */
     R_NODES = 1u << 3,  /* not a restriction: the builder reads the node layout */
+    R_COMMUTATIVE = 1u << 4,    /* the reduction operation is commutative */
 };
+
+/* What the selector knows of a call. */
+typedef struct call_info {
+    int p;
+    int nnodes;             /* nodes the communicator spans (1 when not asked) */
+    size_t bytes;           /* the message size */
+    int commutative;        /* 1 for collectives without an operation */
+} call_info;
 
 typedef struct algo_param {
     const char *name;
@@ -41,6 +50,18 @@ typedef struct coll_algo {
     const char *summary;
 } coll_algo;
 
+/* One rank's view of a call, for the data model. */
+typedef struct coll_shape {
+    int p, rank, root;
+    size_t block;       /* the message size (see each collective) */
+} coll_shape;
+
+/* inplace_offset for a rank whose send data never aliases its receive
+ * buffer (a non-root rank of a rooted collective). */
+#define NO_ALIAS ((size_t)-1)
+/* expect_label for a byte whose final content does not matter. */
+#define EXPECT_ANY ((int64_t)-2)
+
 typedef struct coll_desc {
     const char *name;           /* "allgather" */
     const char *env;            /* "MPICOLL_ALLGATHER" */
@@ -49,15 +70,21 @@ typedef struct coll_desc {
     int nalgos;
     const char *builtin_rules;  /* text in the rules format (docs/selection.md) */
 
-    /* The data model, in bytes, for a block of `block` bytes per rank. */
-    size_t (*send_bytes)(int p, size_t block);
-    size_t (*recv_bytes)(int p, size_t block);
-    /* Where SEND lies inside RECV for MPI_IN_PLACE. */
-    size_t (*inplace_offset)(int p, int rank, size_t block);
-    /* Byte i of rank r's send data is labelled r * send_bytes + i; this
-     * says which label byte i of a rank's receive buffer must hold at the
-     * end. */
-    int64_t (*expect_label)(int p, int rank, size_t block, size_t i);
+    /* The data model, in bytes, of one rank. */
+    size_t (*send_bytes)(const coll_shape *s);
+    size_t (*recv_bytes)(const coll_shape *s);
+    /* Where SEND lies inside RECV for MPI_IN_PLACE (NO_ALIAS: apart for
+     * this rank). NULL: the entry point runs plans on a copy, builders
+     * never see MPI_IN_PLACE. */
+    size_t (*inplace_offset)(const coll_shape *s);
+    /* Not a reduction: byte i of rank r's send data is labelled
+     * r * send_bytes + i. A reduction: it is labelled i, its position in
+     * the vector, and carries rank r's contribution. This says which label
+     * byte i of the rank's receive buffer must hold at the end (for a
+     * reduction: fully reduced over all ranks), or EXPECT_ANY. */
+    int64_t (*expect_label)(const coll_shape *s, size_t i);
+    int reduction;              /* receive data are reductions over all ranks */
+    int rooted;                 /* the checker tries several roots */
 } coll_desc;
 
 /* All collectives mpicoll knows, and lookups by name. */
@@ -66,7 +93,7 @@ const coll_desc *coll_find(const char *name);
 const coll_algo *coll_algo_find(const coll_desc *c, const char *name_or_id);
 int coll_algo_nparams(const coll_algo *a);
 
-/* 1 if the algorithm's restrictions hold for p ranks. */
-int coll_algo_applies(const coll_algo *a, int p);
+/* 1 if the algorithm's restrictions hold for the call. */
+int coll_algo_applies(const coll_algo *a, const call_info *ci);
 
 #endif

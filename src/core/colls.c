@@ -5,9 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allgather_desc, alltoall_desc;
+extern const coll_desc allgather_desc, alltoall_desc, allreduce_desc, reduce_desc,
+    bcast_desc, reduce_scatter_block_desc;
 
-const coll_desc *const mpicoll_colls[] = { &allgather_desc, &alltoall_desc, NULL };
+const coll_desc *const mpicoll_colls[] = {
+    &allgather_desc, &alltoall_desc, &allreduce_desc, &reduce_desc, &bcast_desc,
+    &reduce_scatter_block_desc, NULL,
+};
 
 const coll_desc *coll_find(const char *name)
 {
@@ -37,7 +41,8 @@ int mpicoll_algorithm_applicable(const char *collective, const char *spec, int c
     char err[256];
     if (!c || !spec || comm_size < 1 || spec_parse(c, spec, &a, params, err, sizeof err))
         return -1;
-    return coll_algo_applies(a, comm_size);
+    call_info ci = { .p = comm_size, .nnodes = 1, .commutative = 1 };
+    return coll_algo_applies(a, &ci);
 }
 
 int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes, char *buf,
@@ -46,8 +51,9 @@ int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes, cha
     const coll_desc *c = coll_find(collective);
     choice ch;
     char err[256];
+    call_info ci = { .p = comm_size, .nnodes = 1, .bytes = bytes, .commutative = 1 };
     if (!c || comm_size < 1 || !buf ||
-        select_choose(c, NULL, 0, comm_size, bytes, &ch, err, sizeof err) != MPI_SUCCESS)
+        select_choose(c, NULL, 0, &ci, &ch, err, sizeof err) != MPI_SUCCESS)
         return -1;
     spec_format(ch.algo, ch.params, buf, buflen);
     return 0;

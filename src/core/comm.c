@@ -17,9 +17,7 @@
 typedef struct cached_plan {
     const coll_desc *coll;      /* NULL: empty slot */
     const coll_algo *algo;
-    int params[PLAN_MAX_PARAMS];
-    size_t block;
-    int inplace;
+    plan_args args;             /* the key, with the algorithm */
     unsigned long long used;
     ready_plan rp;
 } cached_plan;
@@ -31,7 +29,8 @@ struct comm_state {
     size_t scratch_len;
     unsigned long long tick;
     cached_plan cache[PLAN_CACHE];
-    int *node_of;               /* made when an algorithm first needs it */
+    int *node_of;               /* made when an algorithm or a rule first needs it */
+    int nnodes;
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -179,24 +178,42 @@ static int node_layout(comm_state *st)
         return rc;
     }
     st->node_of = node;
+    st->nnodes = 0;
+    for (int i = 0; i < st->size; i++)
+        if (node[i] + 1 > st->nnodes)
+            st->nnodes = node[i] + 1;
     return MPI_SUCCESS;
 }
 
-static int same(const cached_plan *c, const coll_desc *coll, const choice *ch, size_t block,
-                int inplace)
+int comm_state_nodes(comm_state *st, int *nnodes)
 {
-    return c->coll == coll && c->algo == ch->algo && c->block == block &&
-           c->inplace == inplace && memcmp(c->params, ch->params, sizeof c->params) == 0;
+    int rc = node_layout(st);
+    if (rc == MPI_SUCCESS)
+        *nnodes = st->nnodes;
+    return rc;
 }
 
-int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t block,
-                    int inplace, const ready_plan **rp)
+static int same(const cached_plan *e, const coll_desc *c, const choice *ch,
+                const plan_args *a)
 {
+    return e->coll == c && e->algo == ch->algo && e->args.block == a->block &&
+           e->args.esize == a->esize && e->args.root == a->root &&
+           e->args.commutative == a->commutative && e->args.inplace == a->inplace &&
+           memcmp(e->args.param, a->param, sizeof a->param) == 0;
+}
+
+int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
+                    const ready_plan **rp)
+{
+    a.p = st->size;
+    a.rank = st->rank;
+    memcpy(a.param, ch->params, sizeof a.param);
+    a.node_of = NULL;
     cached_plan *slot = &st->cache[0];
     st->tick++;
     for (int i = 0; i < PLAN_CACHE; i++) {
         cached_plan *e = &st->cache[i];
-        if (same(e, c, ch, block, inplace)) {
+        if (same(e, c, ch, &a)) {
             e->used = st->tick;
             *rp = &e->rp;
             return MPI_SUCCESS;
@@ -205,8 +222,6 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t
             slot = e;
     }
     drop_plan(slot);
-    plan_args a = { .p = st->size, .rank = st->rank, .block = block, .inplace = inplace };
-    memcpy(a.param, ch->params, sizeof a.param);
     if (ch->algo->restrictions & R_NODES) {
         int rc = node_layout(st);
         if (rc != MPI_SUCCESS)
@@ -224,16 +239,14 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t
         return rc;
     }
     slot->algo = ch->algo;
-    memcpy(slot->params, ch->params, sizeof slot->params);
-    slot->block = block;
-    slot->inplace = inplace;
+    slot->args = a;
     slot->used = st->tick;
     *rp = &slot->rp;
     return MPI_SUCCESS;
 }
 
 int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
-                   void *const bufs[PLAN_NBUF])
+                   void *const bufs[PLAN_NBUF], const exec_reduce *red)
 {
-    return exec_plan(&rp->pl, bufs, st->comm, c->tag, rp->reqs, rp->types);
+    return exec_plan(&rp->pl, bufs, st->comm, c->tag, rp->reqs, rp->types, red);
 }

@@ -25,6 +25,14 @@ int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen
     return PMPI_Pack(buf, count, t, out, (int)outlen, &pos, MPI_COMM_SELF);
 }
 
+int dt_copy(const void *src, void *dst, size_t count, MPI_Datatype t)
+{
+    if (count > INT_MAX)
+        return MPI_ERR_COUNT;
+    return PMPI_Sendrecv(src, (int)count, t, 0, 0, dst, (int)count, t, 0, 0, MPI_COMM_SELF,
+                         MPI_STATUS_IGNORE);
+}
+
 int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t)
 {
     int pos = 0;

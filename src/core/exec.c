@@ -17,7 +17,7 @@ size_t exec_requests(const plan *pl)
         size_t n = 0;
         for (size_t i = 0; i < pl->rounds[r].nops; i++) {
             const plan_op *op = &pl->ops[pl->rounds[r].first + i];
-            if (op->kind != OP_COPY)
+            if (op->kind == OP_SEND || op->kind == OP_RECV)
                 n += op->nseg ? 1 : pieces(op->bytes);
         }
         if (n > most)
@@ -39,7 +39,7 @@ int exec_types_make(const plan *pl, MPI_Datatype **types)
         t[i] = MPI_DATATYPE_NULL;
     for (size_t i = 0; rc == MPI_SUCCESS && i < pl->nops; i++) {
         const plan_op *op = &pl->ops[i];
-        if (op->kind == OP_COPY || op->nseg == 0)
+        if ((op->kind != OP_SEND && op->kind != OP_RECV) || op->nseg == 0)
             continue;
         for (uint32_t k = 0; k < op->nseg; k++) {
             const plan_seg *sg = &pl->segs[op->off + k];
@@ -95,8 +95,27 @@ static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Reque
     return MPI_SUCCESS;
 }
 
+/* dst = src ⊕ dst, or dst = dst ⊕ src ("after"); MPI_Reduce_local(in,
+ * inout) computes inout = in ⊕ inout. */
+static int reduce(const plan_op *op, char *src, char *dst, const exec_reduce *red)
+{
+    if (!red)
+        return MPI_ERR_INTERN;
+    size_t n = op->bytes / red->esize;
+    if (n > INT_MAX)
+        return MPI_ERR_COUNT;
+    src -= red->lb;
+    dst -= red->lb;
+    if (!op->after || red->commutative)
+        return PMPI_Reduce_local(src, dst, (int)n, red->type, red->op);
+    char *old = (char *)red->scratch - red->lb;
+    memcpy(old + red->lb, dst + red->lb, op->bytes);
+    memcpy(dst + red->lb, src + red->lb, op->bytes);
+    return PMPI_Reduce_local(old, dst, (int)n, red->type, red->op);
+}
+
 int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs, const MPI_Datatype *types)
+              MPI_Request *reqs, const MPI_Datatype *types, const exec_reduce *red)
 {
     for (size_t r = 0; r < pl->nrounds; r++) {
         const plan_op *ops = pl->ops + pl->rounds[r].first;
@@ -116,10 +135,17 @@ int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int ta
             if (rc != MPI_SUCCESS)
                 return rc;
         }
-        for (size_t i = 0; i < nops; i++)
-            if (ops[i].kind == OP_COPY)
-                memmove((char *)bufs[ops[i].dst_buf] + ops[i].dst_off,
-                        (char *)bufs[ops[i].buf] + ops[i].off, ops[i].bytes);
+        for (size_t i = 0; i < nops; i++) {
+            char *src = (char *)bufs[ops[i].buf] + ops[i].off;
+            char *dst = (char *)bufs[ops[i].dst_buf] + ops[i].dst_off;
+            if (ops[i].kind == OP_COPY) {
+                memmove(dst, src, ops[i].bytes);
+            } else if (ops[i].kind == OP_REDUCE) {
+                int rc = reduce(&ops[i], src, dst, red);
+                if (rc != MPI_SUCCESS)
+                    return rc;
+            }
+        }
     }
     return MPI_SUCCESS;
 }

@@ -120,6 +120,31 @@ void plan_seg_end(plan *pl)
     }
 }
 
+static void reduce_op(plan *pl, int after, int src_buf, size_t src_off, int dst_buf,
+                      size_t dst_off, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    if (after && bytes > pl->max_after)
+        pl->max_after = bytes;
+    plan_op op = { .kind = OP_REDUCE, .buf = (uint8_t)src_buf, .dst_buf = (uint8_t)dst_buf,
+                   .after = (uint8_t)after, .peer = -1, .off = src_off, .dst_off = dst_off,
+                   .bytes = bytes };
+    push(pl, &op);
+}
+
+void plan_reduce(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+                 size_t bytes)
+{
+    reduce_op(pl, 0, src_buf, src_off, dst_buf, dst_off, bytes);
+}
+
+void plan_reduce_after(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+                       size_t bytes)
+{
+    reduce_op(pl, 1, src_buf, src_off, dst_buf, dst_off, bytes);
+}
+
 void plan_need_tmp(plan *pl, size_t bytes)
 {
     if (bytes > pl->tmp_bytes)
@@ -136,12 +161,14 @@ void plan_end_round(plan *pl)
     }
     size_t msgs = 0;
     for (size_t i = pl->round_start; i < pl->nops; i++)
-        msgs += pl->ops[i].kind != OP_COPY;
+        msgs += pl->ops[i].kind == OP_SEND || pl->ops[i].kind == OP_RECV;
     if (msgs > pl->max_msgs)
         pl->max_msgs = msgs;
     pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start };
     pl->round_start = pl->nops;
 }
+
+void plan_fail(plan *pl) { pl->err = 1; }
 
 int plan_finish(plan *pl)
 {
@@ -174,8 +201,10 @@ void plan_count(const plan *pl, plan_stats *st)
             } else if (op->kind == OP_RECV) {
                 nr++;
                 br += op->bytes;
-            } else {
+            } else if (op->kind == OP_COPY) {
                 st->copy_bytes += op->bytes;
+            } else {
+                st->reduce_bytes += op->bytes;
             }
         }
         if (ns + nr)

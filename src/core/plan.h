@@ -19,15 +19,16 @@
 #include <stdint.h>
 
 enum plan_buf { BUF_SEND, BUF_RECV, BUF_TMP, PLAN_NBUF };
-enum plan_opkind { OP_SEND, OP_RECV, OP_COPY };
+enum plan_opkind { OP_SEND, OP_RECV, OP_COPY, OP_REDUCE };
 
 typedef struct plan_op {
     uint8_t kind;       /* enum plan_opkind */
     uint8_t buf;        /* the buffer read (send, copy) or written (recv) */
-    uint8_t dst_buf;    /* copy: the buffer written */
+    uint8_t dst_buf;    /* copy, reduce: the buffer written */
+    uint8_t after;      /* reduce: dst = dst ⊕ src (else dst = src ⊕ dst) */
     int peer;           /* send, recv: the other rank */
     size_t off;         /* byte offset in buf; a segmented op: its first segment */
-    size_t dst_off;     /* copy: byte offset in dst_buf */
+    size_t dst_off;     /* copy, reduce: byte offset in dst_buf */
     size_t bytes;       /* a segmented op: the sum of its segments */
     uint32_t nseg;      /* 0, or a send/recv of segments segs[off .. off+nseg) */
 } plan_op;
@@ -51,7 +52,10 @@ typedef struct plan_round {
 typedef struct plan_args {
     int p;              /* communicator size */
     int rank;
-    size_t block;       /* allgather: bytes of one rank's block */
+    size_t block;       /* the message size in bytes (see each collective) */
+    size_t esize;       /* reductions: bytes of one element (reduce whole ones) */
+    int root;           /* rooted collectives */
+    int commutative;    /* reductions: the operation is commutative */
     int inplace;        /* MPI_IN_PLACE: SEND aliases RECV (see coll_desc) */
     int param[PLAN_MAX_PARAMS];
     const int *node_of; /* algorithms with R_NODES: node of each rank, nodes
@@ -71,6 +75,7 @@ typedef struct plan {
     size_t round_start;     /* first op of the round being built */
     size_t tmp_bytes;       /* scratch the plan needs */
     size_t max_msgs;        /* most sends + receives in one round */
+    size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     int err;                /* sticky: an allocation failed while building */
 } plan;
 
@@ -89,6 +94,15 @@ void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_of
                size_t bytes);
 void plan_need_tmp(plan *pl, size_t bytes);
 
+/* Local reductions of `bytes` (whole elements), run in order with the
+ * round's copies. Operand order matters for non-commutative operations:
+ *   plan_reduce:       dst = src ⊕ dst   (src holds the lower ranks' part)
+ *   plan_reduce_after: dst = dst ⊕ src   (dst holds the lower ranks' part) */
+void plan_reduce(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+                 size_t bytes);
+void plan_reduce_after(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
+                       size_t bytes);
+
 /* A segmented send or receive: begin, add segments in message order, end.
  * The segments' bytes travel as one message of their total size. */
 void plan_send_begin(plan *pl, int buf, int peer);
@@ -96,6 +110,9 @@ void plan_recv_begin(plan *pl, int buf, int peer);
 void plan_seg_add(plan *pl, size_t off, size_t bytes);
 void plan_seg_end(plan *pl);
 void plan_end_round(plan *pl);
+
+/* A builder's own allocation failed: the plan is unusable (sticky). */
+void plan_fail(plan *pl);
 
 /* Closes the last round; returns 0, or -1 when memory ran out. */
 int plan_finish(plan *pl);
@@ -110,6 +127,7 @@ typedef struct plan_stats {
     size_t msgs;            /* messages sent */
     size_t bytes_sent, bytes_recv;
     size_t copy_bytes;      /* bytes moved by local copies */
+    size_t reduce_bytes;    /* bytes reduced (the γ term) */
     double alpha_terms;     /* Σ over rounds of max(#sends, #recvs) */
     double beta_bytes;      /* Σ over rounds of max(bytes sent, bytes received) */
 } plan_stats;

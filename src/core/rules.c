@@ -147,35 +147,53 @@ static int add_rule(ruleset *rs, const rule *r)
     return 0;
 }
 
+#define RULE_FORM "<collective> np=<range> [nodes=<range>] bytes=<range>|total=<range> " \
+                  "<algorithm>[:param=value,...]"
+
+static long long clamp_ll(unsigned long long v)
+{
+    return v > (unsigned long long)1 << 62 ? 1LL << 62 : (long long)v;
+}
+
 /* One non-empty line, comments stripped. 0 ok, 1 skipped, -1 error. */
 static int parse_line(char *line, int lineno, const char *source, rule *r, char *err,
                       size_t errlen, void (*warn)(const char *))
 {
-    char *f[5];
+    char *f[6];
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
-        if (n == 4) {
-            snprintf(err, errlen, "%s:%d: too many fields (expected: <collective> np=<range> "
-                     "bytes=<range>|total=<range> <algorithm>[:param=value,...])", source, lineno);
+        if (n == 5) {
+            snprintf(err, errlen, "%s:%d: too many fields (expected: " RULE_FORM ")", source,
+                     lineno);
             return -1;
         }
         f[n++] = t;
     }
+    /* the optional nodes= field: move it out, so f[] is the fixed form */
+    char *nodes = NULL;
+    if (n == 5 && strncmp(f[2], "nodes=", 6) == 0) {
+        nodes = f[2];
+        f[2] = f[3];
+        f[3] = f[4];
+        n = 4;
+    }
     if (n != 4 || strncmp(f[1], "np=", 3) != 0 ||
         (strncmp(f[2], "bytes=", 6) != 0 && strncmp(f[2], "total=", 6) != 0)) {
-        snprintf(err, errlen, "%s:%d: expected <collective> np=<range> bytes=<range>|total=<range> "
-                 "<algorithm>[:param=value,...]", source, lineno);
+        snprintf(err, errlen, "%s:%d: expected " RULE_FORM, source, lineno);
         return -1;
     }
-    unsigned long long nlo, nhi;
-    if (parse_range(f[1] + 3, &nlo, &nhi) || parse_range(f[2] + 6, &r->lo, &r->hi)) {
-        snprintf(err, errlen, "%s:%d: bad range in '%s %s' (expected *, N, N-M or N-)", source,
-                 lineno, f[1], f[2]);
+    unsigned long long nlo, nhi, dlo = 1, dhi = ~0ULL;
+    if (parse_range(f[1] + 3, &nlo, &nhi) || parse_range(f[2] + 6, &r->lo, &r->hi) ||
+        (nodes && parse_range(nodes + 6, &dlo, &dhi))) {
+        snprintf(err, errlen, "%s:%d: bad range in '%s%s%s %s' (expected *, N, N-M or N-)",
+                 source, lineno, f[1], nodes ? " " : "", nodes ? nodes : "", f[2]);
         return -1;
     }
-    r->np_lo = nlo > (unsigned long long)1 << 62 ? 1LL << 62 : (long long)nlo;
-    r->np_hi = nhi > (unsigned long long)1 << 62 ? 1LL << 62 : (long long)nhi;
+    r->np_lo = clamp_ll(nlo);
+    r->np_hi = clamp_ll(nhi);
+    r->nodes_lo = clamp_ll(dlo);
+    r->nodes_hi = clamp_ll(dhi);
     r->metric = f[2][0] == 't' ? METRIC_TOTAL : METRIC_BYTES;
     r->line = lineno;
     char msg[512];
@@ -194,7 +212,8 @@ static int parse_line(char *line, int lineno, const char *source, rule *r, char 
             warn(msg);
         return 1;
     }
-    snprintf(r->text, sizeof r->text, "%s %s %s %s", f[0], f[1], f[2], f[3]);
+    snprintf(r->text, sizeof r->text, "%s %s%s%s %s %s", f[0], f[1], nodes ? " " : "",
+             nodes ? nodes : "", f[2], f[3]);
     return 0;
 }
 
@@ -245,15 +264,25 @@ void rules_free(ruleset *rs)
     rs->n = 0;
 }
 
-const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, size_t bytes)
+const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
+                        size_t bytes)
 {
     for (size_t i = 0; i < rs->n; i++) {
         const rule *r = &rs->rules[i];
         unsigned long long m = bytes;
         if (r->metric == METRIC_TOTAL)
             m = (unsigned long long)bytes * (unsigned long long)np;
-        if (r->coll == c && np >= r->np_lo && np <= r->np_hi && m >= r->lo && m <= r->hi)
+        if (r->coll == c && np >= r->np_lo && np <= r->np_hi && nnodes >= r->nodes_lo &&
+            nnodes <= r->nodes_hi && m >= r->lo && m <= r->hi)
             return r;
     }
     return NULL;
+}
+
+int rules_use_nodes(const ruleset *rs, const coll_desc *c)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->rules[i].coll == c && (rs->rules[i].nodes_lo > 1 || rs->rules[i].nodes_hi < 1LL << 62))
+            return 1;
+    return 0;
 }

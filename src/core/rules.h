@@ -5,10 +5,11 @@
  * tuner (MPICOLL_RULES). docs/selection.md describes the format:
  *
  *   # comment
- *   <collective> np=<range> bytes=<range>|total=<range> <algorithm>[:p=v,...]
+ *   <collective> np=<range> [nodes=<range>] bytes=<range>|total=<range> <algorithm>[:p=v,...]
  *
  * bytes: the message size (one rank's block for allgather); total: bytes
- * times np, the measure of Open MPI's allgather decision tree. A range is
+ * times np, the measure of Open MPI's allgather decision tree; nodes: the
+ * number of nodes the communicator spans (default: any). A range is
  * `*`, `N`, `N-M` or `N-` (inclusive; K, M and G suffixes are powers of
  * 1024). The first rule that matches wins.
  */
@@ -24,6 +25,7 @@ typedef struct rule {
     const coll_algo *algo;
     int params[PLAN_MAX_PARAMS];
     long long np_lo, np_hi;
+    long long nodes_lo, nodes_hi;
     int metric;
     unsigned long long lo, hi;
     int line;
@@ -44,7 +46,11 @@ int rules_parse(const char *text, const char *source, ruleset *rs, char *err, si
 void rules_free(ruleset *rs);
 
 /* The first rule of rs for collective c that matches, or NULL. */
-const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, size_t bytes);
+const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
+                        size_t bytes);
+
+/* 1 if a rule of rs for collective c has a nodes= condition. */
+int rules_use_nodes(const ruleset *rs, const coll_desc *c);
 
 /* Parses "name[:param=value,...]" or an Open MPI id into an algorithm and
  * its parameters (defaults for those not named). 0, or -1 with a message. */

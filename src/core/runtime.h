@@ -24,17 +24,22 @@ typedef struct choice {
 } choice;
 
 /* Chooses the algorithm for one call: the call's spec (NULL or "auto": none)
- * > MPICOLL_<COLL> > MPICOLL_RULES > built-in rules, then the restriction
+ * > MPICOLL_<COLL> > MPICOLL_RULES > built-in rules (nnodes: the nodes the
+ * communicator spans, for rules with nodes=), then the restriction
  * check and fallback policy. Returns MPI_SUCCESS, MPI_ERR_ARG (a bad spec,
  * environment variable or rules file: `err` says which) or
  * MPI_ERR_UNSUPPORTED_OPERATION (MPICOLL_FALLBACK=error). With
  * `use_env` == 0 the MPICOLL_<COLL> variable is ignored. */
-int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size_t bytes,
+int select_choose(const coll_desc *c, const char *spec, int use_env, const call_info *ci,
                   choice *ch, char *err, size_t errlen);
+
+/* 1 if the rules in force for c depend on the number of nodes, so the
+ * caller must find it (collectively) before select_choose. */
+int select_needs_nodes(const coll_desc *c);
 
 /* On rank 0: the fallback warning (once per algorithm and process), and
  * with MPICOLL_VERBOSE the rules in force once, then one line per call. */
-void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int rank);
+void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank);
 
 /* Prints "mpicoll: error: ..." on stderr (used on rank 0 of a failing call). */
 void mpicoll_print_error(const char *msg);
@@ -50,6 +55,9 @@ MPI_Comm comm_state_comm(const comm_state *st);
 int comm_state_size(const comm_state *st);
 int comm_state_rank(const comm_state *st);
 
+/* The number of nodes the communicator spans (collective on first use). */
+int comm_state_nodes(comm_state *st, int *nnodes);
+
 /* Scratch memory of at least `bytes` owned by the state (grows, never
  * shrinks; valid until the next call). NULL if out of memory. */
 void *comm_state_scratch(comm_state *st, size_t bytes);
@@ -62,13 +70,26 @@ typedef struct ready_plan {
     MPI_Datatype *types;
 } ready_plan;
 
-/* The plan for this rank (from the cache, or built once). */
-int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, size_t block,
-                    int inplace, const ready_plan **rp);
+/* The plan of the chosen algorithm for this rank and these arguments
+ * (block, esize, root, commutative, inplace; p, rank, params and the node
+ * layout are filled in), from the cache or built once. */
+int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
+                    const ready_plan **rp);
 
-/* Runs a ready plan on the state's private communicator. */
+/* What the executor needs for a plan's local reductions. */
+typedef struct exec_reduce {
+    MPI_Datatype type;          /* one element */
+    MPI_Op op;
+    size_t esize;               /* the element's extent */
+    MPI_Aint lb;                /* buffers hold elements from their true lower bound */
+    int commutative;
+    void *scratch;              /* max_after bytes, for dst = dst ⊕ src */
+} exec_reduce;
+
+/* Runs a ready plan on the state's private communicator (red: NULL when
+ * the plan reduces nothing). */
 int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
-                   void *const bufs[PLAN_NBUF]);
+                   void *const bufs[PLAN_NBUF], const exec_reduce *red);
 
 /* ---- execution ---------------------------------------------------------- */
 
@@ -82,7 +103,7 @@ int exec_types_make(const plan *pl, MPI_Datatype **types);
 void exec_types_free(const plan *pl, MPI_Datatype *types);
 
 int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs, const MPI_Datatype *types);
+              MPI_Request *reqs, const MPI_Datatype *types, const exec_reduce *red);
 
 /* ---- datatypes ---------------------------------------------------------- */
 
@@ -95,6 +116,8 @@ typedef struct dt_view {
 int dt_view_get(MPI_Datatype t, dt_view *v);
 int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen);
 int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t);
+/* Copies count elements of t from src to dst, touching only t's data. */
+int dt_copy(const void *src, void *dst, size_t count, MPI_Datatype t);
 
 /* ---- entry points ------------------------------------------------------- */
 
@@ -104,6 +127,24 @@ int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t
 int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
                    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                    MPI_Comm comm);
+
+/* The whole call of a collective on one vector of `count` elements per
+ * rank (allreduce, reduce, bcast, reduce_scatter_block: count is the
+ * receive count), with or without an operation (MPI_OP_NULL) and a root
+ * (-1 for none). For bcast, sbuf is MPI_IN_PLACE and rbuf the buffer. */
+typedef struct vec_call {
+    const coll_desc *coll;
+    const char *spec;
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    MPI_Datatype type;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+} vec_call;
+
+int veccoll_call(const vec_call *v);
 
 /* ---- errors ------------------------------------------------------------- */
 

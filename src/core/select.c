@@ -137,22 +137,25 @@ static void load_config(void)
     }
 }
 
-static const char *restriction_text(unsigned r)
-{
-    return r & R_TWO ? "exactly 2 ranks" : r & R_POW2 ? "a power-of-two number of ranks"
-         : r & R_EVEN ? "an even number of ranks" : "nothing";
-}
-
-int coll_algo_applies(const coll_algo *a, int p)
+/* The first restriction of a that the call breaks, or NULL. */
+static const char *broken(const coll_algo *a, const call_info *ci)
 {
     unsigned r = a->restrictions;
+    int p = ci->p;
     if ((r & R_TWO) && p != 2)
-        return 0;
+        return "exactly 2 ranks";
     if ((r & R_POW2) && (p & (p - 1)) != 0)
-        return 0;
+        return "a power-of-two number of ranks";
     if ((r & R_EVEN) && p % 2 != 0)
-        return 0;
-    return 1;
+        return "an even number of ranks";
+    if ((r & R_COMMUTATIVE) && !ci->commutative)
+        return "a commutative operation";
+    return NULL;
+}
+
+int coll_algo_applies(const coll_algo *a, const call_info *ci)
+{
+    return broken(a, ci) == NULL;
 }
 
 static void warn_once(const coll_desc *c, const coll_algo *a, const char *msg)
@@ -167,20 +170,23 @@ static void warn_once(const coll_desc *c, const coll_algo *a, const char *msg)
 }
 
 /* The restriction check and fallback policy. */
-static int apply_fallback(const coll_desc *c, int forced, int p, choice *ch, char *err,
-                          size_t errlen)
+static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, choice *ch,
+                          char *err, size_t errlen)
 {
     const coll_algo *a = ch->algo;
-    if (coll_algo_applies(a, p))
+    const char *needs = broken(a, ci);
+    if (!needs)
         return MPI_SUCCESS;
     char why[160];
-    snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name,
-             restriction_text(a->restrictions), p);
+    if (a->restrictions & R_COMMUTATIVE && !ci->commutative)
+        snprintf(why, sizeof why, "%s %s needs %s", c->name, a->name, needs);
+    else
+        snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name, needs, ci->p);
     if (forced && cfg.policy == FALLBACK_ERROR) {
         snprintf(err, errlen, "%s (MPICOLL_FALLBACK=error)", why);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
-    for (int hops = 0; !coll_algo_applies(a, p); hops++) {
+    for (int hops = 0; !coll_algo_applies(a, ci); hops++) {
         const coll_algo *next = a->fallback ? coll_algo_find(c, a->fallback) : NULL;
         if (!next || hops == c->nalgos) {
             snprintf(err, errlen, "%s and no fallback applies", why);
@@ -198,11 +204,19 @@ static int apply_fallback(const coll_desc *c, int forced, int p, choice *ch, cha
     return MPI_SUCCESS;
 }
 
-int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size_t bytes,
-                  choice *ch, char *err, size_t errlen)
+int select_needs_nodes(const coll_desc *c)
 {
     pthread_once(&cfg_once, load_config);
-    int ci = coll_index(c);
+    return (cfg.have_file && rules_use_nodes(&cfg.file, c)) || rules_use_nodes(&cfg.builtin, c);
+}
+
+int select_choose(const coll_desc *c, const char *spec, int use_env, const call_info *ci,
+                  choice *ch, char *err, size_t errlen)
+{
+    const int p = ci->p, nnodes = ci->nnodes;
+    const size_t bytes = ci->bytes;
+    pthread_once(&cfg_once, load_config);
+    int cx = coll_index(c);
     memset(ch, 0, sizeof *ch);
     if (cfg.error[0]) {
         snprintf(err, errlen, "%s", cfg.error);
@@ -213,19 +227,19 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size
         if (spec_parse(c, spec, &ch->algo, ch->params, err, errlen))
             return MPI_ERR_ARG;
         snprintf(ch->detail, sizeof ch->detail, "by the call");
-    } else if (use_env && cfg.forced_error[ci][0]) {
-        snprintf(err, errlen, "%s", cfg.forced_error[ci]);
+    } else if (use_env && cfg.forced_error[cx][0]) {
+        snprintf(err, errlen, "%s", cfg.forced_error[cx]);
         return MPI_ERR_ARG;
-    } else if (use_env && cfg.forced[ci]) {
-        ch->algo = cfg.forced[ci];
-        memcpy(ch->params, cfg.forced_params[ci], sizeof ch->params);
+    } else if (use_env && cfg.forced[cx]) {
+        ch->algo = cfg.forced[cx];
+        memcpy(ch->params, cfg.forced_params[cx], sizeof ch->params);
         snprintf(ch->detail, sizeof ch->detail, "by %s", c->env);
     } else {
         forced = 0;
-        const rule *r = cfg.have_file ? rules_match(&cfg.file, c, p, bytes) : NULL;
+        const rule *r = cfg.have_file ? rules_match(&cfg.file, c, p, nnodes, bytes) : NULL;
         const ruleset *from = &cfg.file;
         if (!r) {
-            r = rules_match(&cfg.builtin, c, p, bytes);
+            r = rules_match(&cfg.builtin, c, p, nnodes, bytes);
             from = &cfg.builtin;
         }
         if (!r) {
@@ -238,7 +252,7 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, int p, size
         snprintf(ch->detail, sizeof ch->detail, "%s:%d", from->source, r->line);
     }
     ch->reason = forced ? "forced" : "rule";
-    return apply_fallback(c, forced, p, ch, err, errlen);
+    return apply_fallback(c, forced, ci, ch, err, errlen);
 }
 
 static void log_rules(void)
@@ -264,7 +278,7 @@ static void log_rules(void)
     }
 }
 
-void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int rank)
+void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank)
 {
     if (rank != 0)
         return;
@@ -285,7 +299,8 @@ void select_log(const coll_desc *c, const choice *ch, int p, size_t bytes, int r
         log_rules();
     }
     fprintf(stderr, "mpicoll: %s algorithm=%s params=%s reason=%s np=%d bytes=%zu (%s)\n",
-            c->name, ch->algo->name, params ? params + 1 : "-", ch->reason, p, bytes, ch->detail);
+            c->name, ch->algo->name, params ? params + 1 : "-", ch->reason, ci->p, ci->bytes,
+            ch->detail);
     fflush(stderr);
     pthread_mutex_unlock(&log_lock);
 }

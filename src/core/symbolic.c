@@ -9,21 +9,38 @@
 enum { REG_SEND, REG_RECV, REG_TMP };
 #define UNSET (-1)
 
+/* A byte of a buffer. Collectives that move data use the label only; a
+ * reduction's byte also says whose contributions it holds (a set, and for
+ * non-commutative operations the range lo..hi of ranks, in order) and
+ * how they were combined (a hash of the expression tree). */
+typedef struct cell {
+    int64_t label;
+    uint64_t hash;
+    int32_t lo, hi;
+    uint64_t bits[];
+} cell;
+
 typedef struct qnode {
     int rank;
     int next;
     size_t op;
 } qnode;
 
+typedef struct span {
+    int region;
+    int write;
+    size_t lo, hi;
+} span;
+
 typedef struct sim {
     const coll_desc *c;
     const coll_algo *a;
+    const sym_opts *o;
     int p;
-    size_t block, send_len, recv_len;
-    int inplace;
-    const int *node_of;
+    size_t csize, words;            /* bytes per cell; bitset words (reductions) */
+    size_t *send_len, *recv_len, *alias; /* per rank; alias: NO_ALIAS or offset */
     plan *plans;
-    int64_t **send, **recv, **tmp;  /* per rank; send aliases recv in place */
+    unsigned char **send, **recv, **tmp;
     size_t *round, *pending;
     char *done;
     int *qhead, *qtail;             /* per (sender, receiver) pair */
@@ -31,15 +48,13 @@ typedef struct sim {
     qnode *nodes;
     size_t nnodes;
     int *ready;                     /* FIFO of ranks whose round is complete */
-    struct span *spans;             /* check_races' work area */
-    int64_t *wire;                  /* a message in flight */
-    size_t nwire;
-    size_t nspans;
     size_t rhead, rtail;
     int *starting;                  /* ranks to start on their next round */
     size_t nstarting;
-    sym_snapshot_fn snap;
-    void *ctx;
+    span *spans;                    /* check_races' work area */
+    size_t nspans;
+    unsigned char *wire;            /* a message in flight */
+    size_t nwire;
     sym_result *res;
 } sim;
 
@@ -48,14 +63,33 @@ static int fail(sim *s, const char *fmt, ...)
     if (!s->res->ok)
         return -1;
     s->res->ok = 0;
-    int n = snprintf(s->res->why, sizeof s->res->why, "%s p=%d block=%zu%s: ", s->a->name,
-                     s->p, s->block, s->inplace ? " in-place" : "");
+    char root[24] = "";
+    if (s->c->rooted)
+        snprintf(root, sizeof root, " root=%d", s->o->root);
+    int n = snprintf(s->res->why, sizeof s->res->why, "%s p=%d block=%zu%s%s%s: ",
+                     s->a->name, s->p, s->o->block, s->o->esize > 1 ? " (elements of 3)" : "",
+                     root, s->o->inplace ? " in-place" : "");
+    if (s->o->ordered && n > 0 && (size_t)n < sizeof s->res->why)
+        n += snprintf(s->res->why + n, sizeof s->res->why - (size_t)n, "non-commutative: ");
     va_list ap;
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < sizeof s->res->why)
         vsnprintf(s->res->why + n, sizeof s->res->why - (size_t)n, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+int sym_cell_contributions(const unsigned char *c, size_t csize)
+{
+    int n = 0;
+    for (size_t w = 0; w < (csize - sizeof(cell)) / sizeof(uint64_t); w++)
+        n += __builtin_popcountll(((const cell *)c)->bits[w]);
+    return n;
+}
+
+static cell *at(const sim *s, unsigned char *base, size_t i)
+{
+    return (cell *)(base + i * s->csize);
 }
 
 static const char *buf_name(int b)
@@ -66,11 +100,11 @@ static const char *buf_name(int b)
 /* Memory a (rank, buffer, offset, bytes) reference names, with its region
  * and absolute offset for overlap checks; NULL (after fail) when out of
  * bounds. */
-static int64_t *resolve(sim *s, int r, int buf, size_t off, size_t bytes, int *region,
-                        size_t *abs)
+static unsigned char *resolve(sim *s, int r, int buf, size_t off, size_t bytes, int *region,
+                              size_t *abs)
 {
-    size_t len = buf == BUF_SEND ? s->send_len
-               : buf == BUF_RECV ? s->recv_len : s->plans[r].tmp_bytes;
+    size_t len = buf == BUF_SEND ? s->send_len[r]
+               : buf == BUF_RECV ? s->recv_len[r] : s->plans[r].tmp_bytes;
     if (off > len || bytes > len - off) {
         fail(s, "rank %d round %zu: %s[%zu..%zu) is outside the buffer of %zu bytes", r,
              s->round[r], buf_name(buf), off, off + bytes, len);
@@ -78,19 +112,14 @@ static int64_t *resolve(sim *s, int r, int buf, size_t off, size_t bytes, int *r
     }
     *abs = off;
     *region = buf == BUF_RECV ? REG_RECV : buf == BUF_TMP ? REG_TMP : REG_SEND;
-    if (buf == BUF_SEND && s->inplace) {
+    if (buf == BUF_SEND && s->alias[r] != NO_ALIAS) {
         *region = REG_RECV;
-        *abs += s->c->inplace_offset(s->p, r, s->block);
+        *abs += s->alias[r];
     }
-    int64_t *base = *region == REG_RECV ? s->recv[r] : *region == REG_TMP ? s->tmp[r] : s->send[r];
-    return base + *abs;
+    unsigned char *base = *region == REG_RECV ? s->recv[r] : *region == REG_TMP ? s->tmp[r]
+                                                                                : s->send[r];
+    return base + *abs * s->csize;
 }
-
-typedef struct span {
-    int region;
-    int write;
-    size_t lo, hi;
-} span;
 
 static int span_cmp(const void *x, const void *y)
 {
@@ -126,58 +155,45 @@ static void piece(const plan *pl, const plan_op *op, uint32_t k, size_t *off, si
     }
 }
 
+static int is_comm(const plan_op *op) { return op->kind == OP_SEND || op->kind == OP_RECV; }
+
 /* Within a round, a receive may not overlap any other send or receive. */
 static int check_races(sim *s, int r, const plan_round *rd)
 {
     const plan_op *ops = s->plans[r].ops + rd->first;
-    if (rd->nops > s->nspans && grow_spans(s, rd->nops))
-        return fail(s, "out of memory");
-    span *sp = s->spans;
     size_t n = 0;
-    int rc = 0;
     for (size_t i = 0; i < rd->nops; i++) {
-        if (ops[i].kind == OP_COPY)
+        if (!is_comm(&ops[i]))
             continue;
-        if (ops[i].kind == OP_RECV && ops[i].buf == BUF_SEND) {
-            rc = fail(s, "rank %d round %zu receives into the send buffer", r, s->round[r]);
-            goto out;
-        }
+        if (ops[i].kind == OP_RECV && ops[i].buf == BUF_SEND)
+            return fail(s, "rank %d round %zu receives into the send buffer", r, s->round[r]);
         for (uint32_t k = 0; k < pieces(&ops[i]); k++) {
             size_t off, bytes, abs;
+            int region;
             piece(&s->plans[r], &ops[i], k, &off, &bytes);
-            if (n == s->nspans && grow_spans(s, n + 1)) {
-                rc = fail(s, "out of memory");
-                goto out;
-            }
-            sp = s->spans;
-            if (!resolve(s, r, ops[i].buf, off, bytes, &sp[n].region, &abs)) {
-                rc = -1;
-                goto out;
-            }
-            sp[n].lo = abs;
-            sp[n].hi = abs + bytes;
-            sp[n].write = ops[i].kind == OP_RECV;
-            n++;
+            if (n == s->nspans && grow_spans(s, n + 1))
+                return fail(s, "out of memory");
+            if (!resolve(s, r, ops[i].buf, off, bytes, &region, &abs))
+                return -1;
+            s->spans[n++] = (span){ region, ops[i].kind == OP_RECV, abs, abs + bytes };
         }
     }
+    span *sp = s->spans;
     if (n > 1)
         qsort(sp, n, sizeof *sp, span_cmp);
     size_t end_any = 0, end_write = 0;
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && sp[i].region != sp[i - 1].region)
             end_any = end_write = 0;
-        if (sp[i].lo < end_write || (sp[i].write && sp[i].lo < end_any)) {
-            rc = fail(s, "rank %d round %zu: a receive overlaps another operation of the round "
-                      "at byte %zu", r, s->round[r], sp[i].lo);
-            goto out;
-        }
+        if (sp[i].lo < end_write || (sp[i].write && sp[i].lo < end_any))
+            return fail(s, "rank %d round %zu: a receive overlaps another operation of the "
+                        "round at byte %zu", r, s->round[r], sp[i].lo);
         if (sp[i].hi > end_any)
             end_any = sp[i].hi;
         if (sp[i].write && sp[i].hi > end_write)
             end_write = sp[i].hi;
     }
-out:
-    return rc;
+    return 0;
 }
 
 static void make_ready(sim *s, int r)
@@ -193,28 +209,28 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
                     rs, so->bytes, rv, ro->bytes);
     /* the message: the sender's pieces in order, into the receiver's */
     if (so->bytes > s->nwire) {
-        int64_t *w = realloc(s->wire, so->bytes * sizeof *w);
+        unsigned char *w = realloc(s->wire, so->bytes * s->csize);
         if (!w)
             return fail(s, "out of memory");
         s->wire = w;
         s->nwire = so->bytes;
     }
     int reg;
-    size_t at = 0, abs, off, bytes;
-    for (uint32_t k = 0; k < pieces(so); k++, at += bytes) {
+    size_t pos = 0, abs, off, bytes;
+    for (uint32_t k = 0; k < pieces(so); k++, pos += bytes) {
         piece(&s->plans[rs], so, k, &off, &bytes);
-        int64_t *src = resolve(s, rs, so->buf, off, bytes, &reg, &abs);
+        unsigned char *src = resolve(s, rs, so->buf, off, bytes, &reg, &abs);
         if (!src)
             return -1;
-        memcpy(s->wire + at, src, bytes * sizeof *src);
+        memcpy(s->wire + pos * s->csize, src, bytes * s->csize);
     }
-    at = 0;
-    for (uint32_t k = 0; k < pieces(ro); k++, at += bytes) {
+    pos = 0;
+    for (uint32_t k = 0; k < pieces(ro); k++, pos += bytes) {
         piece(&s->plans[rv], ro, k, &off, &bytes);
-        int64_t *dst = resolve(s, rv, ro->buf, off, bytes, &reg, &abs);
+        unsigned char *dst = resolve(s, rv, ro->buf, off, bytes, &reg, &abs);
         if (!dst)
             return -1;
-        memcpy(dst, s->wire + at, bytes * sizeof *dst);
+        memcpy(dst, s->wire + pos * s->csize, bytes * s->csize);
     }
     if (--s->pending[rs] == 0)
         make_ready(s, rs);
@@ -265,13 +281,79 @@ static int start_round(sim *s, int r)
         return -1;
     size_t comm = 0;
     for (size_t i = 0; i < rd->nops; i++)
-        comm += pl->ops[rd->first + i].kind != OP_COPY;
+        comm += is_comm(&pl->ops[rd->first + i]);
     s->pending[r] = comm;
     if (comm == 0)
         make_ready(s, r);
     for (size_t i = 0; i < rd->nops; i++)
-        if (pl->ops[rd->first + i].kind != OP_COPY && post(s, r, rd->first + i))
+        if (is_comm(&pl->ops[rd->first + i]) && post(s, r, rd->first + i))
             return -1;
+    return 0;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dULL;
+    return x ^ (x >> 33);
+}
+
+/* One byte of dst = left ⊕ right. Both must be the same byte of the
+ * vector, with no rank twice; a non-commutative operation needs left's
+ * ranks just below right's. The expression hash is ordered, or symmetric
+ * for a commutative operation (IEEE addition is commutative bit for bit,
+ * not associative). */
+static int combine(sim *s, int r, cell *dst, const cell *left, const cell *right)
+{
+    if (left->label < 0 || right->label < 0)
+        return fail(s, "rank %d round %zu reduces a byte that was never written", r, s->round[r]);
+    if (left->label != right->label)
+        return fail(s, "rank %d round %zu reduces byte %lld of the vector with byte %lld", r,
+                    s->round[r], (long long)left->label, (long long)right->label);
+    for (size_t w = 0; w < s->words; w++)
+        if (left->bits[w] & right->bits[w])
+            return fail(s, "rank %d round %zu: byte %lld would hold rank %d's contribution "
+                        "twice", r, s->round[r], (long long)left->label,
+                        (int)(w * 64) + __builtin_ctzll(left->bits[w] & right->bits[w]));
+    if (s->o->ordered && left->hi + 1 != right->lo)
+        return fail(s, "rank %d round %zu: byte %lld combines ranks %d..%d with ranks %d..%d: "
+                    "not in rank order", r, s->round[r], (long long)left->label, left->lo,
+                    left->hi, right->lo, right->hi);
+    uint64_t a = left->hash, b = right->hash;
+    if (!s->o->ordered && a > b) {
+        uint64_t t = a;
+        a = b;
+        b = t;
+    }
+    dst->hash = mix(a * 0x9e3779b97f4a7c15ULL + mix(b ^ 0x5851f42d4c957f2dULL));
+    dst->lo = left->lo < right->lo ? left->lo : right->lo;
+    dst->hi = left->hi > right->hi ? left->hi : right->hi;
+    for (size_t w = 0; w < s->words; w++)
+        dst->bits[w] = left->bits[w] | right->bits[w];
+    dst->label = left->label;
+    return 0;
+}
+
+static int local_reduce(sim *s, int r, const plan_op *op)
+{
+    size_t e = s->o->esize;
+    if (op->off % e || op->dst_off % e || op->bytes % e)
+        return fail(s, "rank %d round %zu reduces part of an element (offsets %zu, %zu, "
+                    "%zu bytes; elements of %zu)", r, s->round[r], op->off, op->dst_off,
+                    op->bytes, e);
+    int reg;
+    size_t abs;
+    unsigned char *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
+    unsigned char *dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
+    if (!src || !dst)
+        return -1;
+    for (size_t i = 0; i < op->bytes; i++) {
+        cell *d = at(s, dst, i), *x = at(s, src, i);
+        if (op->after ? combine(s, r, d, d, x) : combine(s, r, d, x, d))
+            return -1;
+    }
     return 0;
 }
 
@@ -283,57 +365,119 @@ static int finish_round(sim *s, int r)
     const plan_round *rd = &pl->rounds[s->round[r]];
     for (size_t i = 0; i < rd->nops; i++) {
         const plan_op *op = &pl->ops[rd->first + i];
-        if (op->kind != OP_COPY)
+        if (is_comm(op))
             continue;
         if (op->dst_buf == BUF_SEND)
-            return fail(s, "rank %d round %zu copies into the send buffer", r, s->round[r]);
+            return fail(s, "rank %d round %zu writes into the send buffer", r, s->round[r]);
+        if (op->kind == OP_REDUCE) {
+            if (!s->c->reduction)
+                return fail(s, "rank %d round %zu reduces in a collective that does not", r,
+                            s->round[r]);
+            if (local_reduce(s, r, op))
+                return -1;
+            continue;
+        }
         int reg;
         size_t abs;
-        int64_t *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
-        int64_t *dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
+        unsigned char *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
+        unsigned char *dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
         if (!src || !dst)
             return -1;
-        memmove(dst, src, op->bytes * sizeof *dst);
+        memmove(dst, src, op->bytes * s->csize);
     }
     s->round[r]++;
     s->starting[s->nstarting++] = r;
     return 0;
 }
 
-static int verify(sim *s)
+static int deadlocked(sim *s)
 {
     for (int r = 0; r < s->p; r++) {
-        if (!s->done[r]) {
-            const plan *pl = &s->plans[r];
-            const plan_round *rd = &pl->rounds[s->round[r]];
-            for (size_t i = 0; i < rd->nops; i++) {
-                const plan_op *op = &pl->ops[rd->first + i];
-                if (op->kind != OP_COPY)
-                    return fail(s, "deadlock: rank %d waits in round %zu (of %zu) with %zu "
-                                "operation(s) unmatched, e.g. a %s of %zu bytes %s rank %d",
-                                r, s->round[r], pl->nrounds, s->pending[r],
-                                op->kind == OP_SEND ? "send" : "receive", op->bytes,
-                                op->kind == OP_SEND ? "to" : "from", op->peer);
-            }
-        }
-    }
-    for (int r = 0; r < s->p; r++) {
-        for (size_t i = 0; i < s->recv_len; i++) {
-            int64_t want = s->c->expect_label(s->p, r, s->block, i);
-            int64_t got = s->recv[r][i];
-            if (got == want)
-                continue;
-            int64_t sl = (int64_t)s->send_len;
-            if (got == UNSET)
-                return fail(s, "rank %d: receive byte %zu was never written (expected rank "
-                            "%lld's byte %lld)", r, i, (long long)(want / sl),
-                            (long long)(want % sl));
-            return fail(s, "rank %d: receive byte %zu holds rank %lld's byte %lld, expected "
-                        "rank %lld's byte %lld", r, i, (long long)(got / sl),
-                        (long long)(got % sl), (long long)(want / sl), (long long)(want % sl));
+        if (s->done[r])
+            continue;
+        const plan *pl = &s->plans[r];
+        const plan_round *rd = &pl->rounds[s->round[r]];
+        for (size_t i = 0; i < rd->nops; i++) {
+            const plan_op *op = &pl->ops[rd->first + i];
+            if (is_comm(op))
+                return fail(s, "deadlock: rank %d waits in round %zu (of %zu) with %zu "
+                            "operation(s) unmatched, e.g. a %s of %zu bytes %s rank %d", r,
+                            s->round[r], pl->nrounds, s->pending[r],
+                            op->kind == OP_SEND ? "send" : "receive", op->bytes,
+                            op->kind == OP_SEND ? "to" : "from", op->peer);
         }
     }
     return 0;
+}
+
+static int verify_moved(sim *s, int r, size_t i, int64_t want, int64_t got)
+{
+    int64_t sl = (int64_t)s->send_len[0];
+    if (sl == 0)
+        sl = 1;
+    if (got == UNSET)
+        return fail(s, "rank %d: receive byte %zu was never written (expected rank %lld's "
+                    "byte %lld)", r, i, (long long)(want / sl), (long long)(want % sl));
+    return fail(s, "rank %d: receive byte %zu holds rank %lld's byte %lld, expected rank "
+                "%lld's byte %lld", r, i, (long long)(got / sl), (long long)(got % sl),
+                (long long)(want / sl), (long long)(want % sl));
+}
+
+/* A reduced byte: the right one, with every rank's contribution, computed
+ * the same way on every rank (first[] keeps the first rank's hash). */
+static int verify_reduced(sim *s, int r, size_t i, int64_t want, const cell *c,
+                          uint64_t *first, char *seen)
+{
+    if (c->label != want)
+        return fail(s, "rank %d: receive byte %zu holds byte %lld of the vector, expected %lld%s",
+                    r, i, (long long)c->label, (long long)want,
+                    c->label == UNSET ? " (never written)" : "");
+    int n = 0;
+    for (size_t w = 0; w < s->words; w++)
+        n += __builtin_popcountll(c->bits[w]);
+    if (n != s->p)
+        return fail(s, "rank %d: receive byte %zu holds %d of the %d contributions", r, i, n,
+                    s->p);
+    if (!seen[want]) {
+        seen[want] = 1;
+        first[want] = c->hash;
+    } else if (first[want] != c->hash) {
+        return fail(s, "rank %d: byte %lld of the result is combined in another order than on "
+                    "an earlier rank: results would not be bitwise identical", r,
+                    (long long)want);
+    }
+    return 0;
+}
+
+static int verify(sim *s)
+{
+    if (deadlocked(s))
+        return -1;
+    size_t vec = 0;
+    for (int r = 0; r < s->p; r++)
+        vec = s->send_len[r] > vec ? s->send_len[r] : vec;
+    uint64_t *first = s->c->reduction ? calloc(vec + 1, sizeof *first) : NULL;
+    char *seen = s->c->reduction ? calloc(vec + 1, 1) : NULL;
+    int rc = 0;
+    if (s->c->reduction && (!first || !seen))
+        rc = fail(s, "out of memory");
+    for (int r = 0; r < s->p && rc == 0; r++) {
+        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block };
+        for (size_t i = 0; i < s->recv_len[r] && rc == 0; i++) {
+            int64_t want = s->c->expect_label(&sh, i);
+            const cell *c = at(s, s->recv[r], i);
+            if (want == EXPECT_ANY)
+                continue;
+            if (s->c->reduction)
+                rc = want >= 0 && (size_t)want < vec ? verify_reduced(s, r, i, want, c, first, seen)
+                                                     : fail(s, "bad expected label");
+            else if (c->label != want)
+                rc = verify_moved(s, r, i, want, c->label);
+        }
+    }
+    free(first);
+    free(seen);
+    return rc;
 }
 
 static void count(sim *s)
@@ -348,6 +492,7 @@ static void count(sim *s)
         KEEP_MAX(bytes_sent);
         KEEP_MAX(bytes_recv);
         KEEP_MAX(copy_bytes);
+        KEEP_MAX(reduce_bytes);
 #undef KEEP_MAX
         if (st.alpha_terms > s->res->alpha_max)
             s->res->alpha_max = st.alpha_terms;
@@ -368,6 +513,9 @@ static void sim_free(sim *s)
         if (s->tmp)
             free(s->tmp[r]);
     }
+    free(s->send_len);
+    free(s->recv_len);
+    free(s->alias);
     free(s->plans);
     free(s->send);
     free(s->recv);
@@ -385,17 +533,40 @@ static void sim_free(sim *s)
     free(s->wire);
 }
 
-static int64_t *labels(size_t n)
+static unsigned char *cells(const sim *s, size_t n)
 {
-    int64_t *m = malloc((n ? n : 1) * sizeof *m);
+    unsigned char *m = calloc(n ? n : 1, s->csize);
     for (size_t i = 0; m && i < n; i++)
-        m[i] = UNSET;
+        at(s, m, i)->label = UNSET;
     return m;
+}
+
+/* The initial send data of rank r (inside RECV when aliased). */
+static void fill_send(sim *s, int r)
+{
+    unsigned char *base = s->alias[r] == NO_ALIAS ? s->send[r]
+                                                  : s->recv[r] + s->alias[r] * s->csize;
+    for (size_t i = 0; i < s->send_len[r]; i++) {
+        cell *c = at(s, base, i);
+        if (!s->c->reduction) {
+            c->label = (int64_t)r * (int64_t)s->send_len[r] + (int64_t)i;
+            continue;
+        }
+        c->label = (int64_t)i;
+        c->hash = mix(((uint64_t)r << 40) ^ (uint64_t)i);
+        c->lo = c->hi = r;
+        c->bits[r / 64] |= 1ULL << (r % 64);
+    }
 }
 
 static int sim_setup(sim *s, const int *params)
 {
     size_t p = (size_t)s->p, pairs = p * p;
+    s->words = s->c->reduction ? (p + 63) / 64 : 0;
+    s->csize = s->c->reduction ? sizeof(cell) + s->words * sizeof(uint64_t) : sizeof(int64_t);
+    s->send_len = calloc(p, sizeof *s->send_len);
+    s->recv_len = calloc(p, sizeof *s->recv_len);
+    s->alias = calloc(p, sizeof *s->alias);
     s->plans = calloc(p, sizeof *s->plans);
     s->send = calloc(p, sizeof *s->send);
     s->recv = calloc(p, sizeof *s->recv);
@@ -408,52 +579,55 @@ static int sim_setup(sim *s, const int *params)
     s->qkind = calloc(pairs, 1);
     s->ready = malloc((p + 1) * sizeof *s->ready);
     s->starting = malloc(p * sizeof *s->starting);
-    if (!s->starting || !s->plans || !s->send || !s->recv || !s->tmp || !s->round || !s->pending ||
-        !s->done || !s->qhead || !s->qtail || !s->qkind || !s->ready)
+    if (!s->send_len || !s->recv_len || !s->alias || !s->starting || !s->plans || !s->send ||
+        !s->recv || !s->tmp || !s->round || !s->pending || !s->done || !s->qhead ||
+        !s->qtail || !s->qkind || !s->ready)
         return -1;
     memset(s->qhead, -1, pairs * sizeof *s->qhead);
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
     for (int r = 0; r < s->p; r++) {
-        plan_args a = { .p = s->p, .rank = r, .block = s->block, .inplace = s->inplace,
-                        .node_of = s->node_of };
+        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block };
+        s->send_len[r] = s->c->send_bytes(&sh);
+        s->recv_len[r] = s->c->recv_bytes(&sh);
+        s->alias[r] = s->o->inplace ? s->c->inplace_offset(&sh) : NO_ALIAS;
+        plan_args a = { .p = s->p, .rank = r, .block = s->o->block, .esize = s->o->esize,
+                        .root = s->o->root, .commutative = !s->o->ordered,
+                        .inplace = s->o->inplace, .node_of = s->o->node_of };
         memcpy(a.param, params, sizeof a.param);
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;
         total_ops += s->plans[r].nops;
-        s->recv[r] = labels(s->recv_len);
-        s->send[r] = labels(s->send_len);
-        s->tmp[r] = labels(s->plans[r].tmp_bytes);
+        s->recv[r] = cells(s, s->recv_len[r]);
+        s->send[r] = cells(s, s->send_len[r]);
+        s->tmp[r] = cells(s, s->plans[r].tmp_bytes);
         if (!s->recv[r] || !s->send[r] || !s->tmp[r])
             return -1;
-        int64_t *src = s->send[r];
-        if (s->inplace)
-            src = s->recv[r] + s->c->inplace_offset(s->p, r, s->block);
-        for (size_t i = 0; i < s->send_len; i++)
-            src[i] = (int64_t)r * (int64_t)s->send_len + (int64_t)i;
+        fill_send(s, r);
     }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
     return s->nodes ? 0 : -1;
 }
 
-int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, size_t block,
-            int inplace, const int *node_of, sym_snapshot_fn snap, void *ctx, sym_result *res)
+int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
+            const sym_opts *opts, sym_result *res)
 {
     memset(res, 0, sizeof *res);
     res->ok = 1;
-    sim s = { .c = c, .a = a, .p = p, .block = block, .inplace = inplace, .snap = snap,
-              .ctx = ctx, .res = res };
-    s.send_len = c->send_bytes(p, block);
-    s.recv_len = c->recv_bytes(p, block);
-    int rc = -1;
+    sym_opts o = *opts;
+    if (o.esize == 0)
+        o.esize = 1;
+    if (o.inplace && !c->inplace_offset)
+        o.inplace = 0;      /* builders never see it */
     int *one_node = NULL;
-    if (!node_of) {
+    if (!o.node_of) {
         one_node = calloc((size_t)p, sizeof *one_node);
         if (!one_node)
             return -1;
-        node_of = one_node;
+        o.node_of = one_node;
     }
-    s.node_of = node_of;
+    sim s = { .c = c, .a = a, .o = &o, .p = p, .res = res };
+    int rc = -1;
     if (sim_setup(&s, params))
         goto out;
     count(&s);
@@ -468,8 +642,8 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p, si
             finish_round(&s, s.ready[s.rhead++ % ((size_t)p + 1)]);
         if (!res->ok || s.nstarting == 0)
             break;
-        if (snap)
-            snap(ctx, step, p, s.recv, s.recv_len);
+        if (o.snap)
+            o.snap(o.ctx, step, p, s.recv, s.recv_len, s.csize);
         size_t n = s.nstarting;
         s.nstarting = 0;
         for (size_t i = 0; i < n && res->ok; i++)

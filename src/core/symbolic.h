@@ -3,12 +3,17 @@
  * runs them together without MPI. Messages match as MPI matches them (per
  * sender and receiver, in posting order); a send completes only when it is
  * matched, so a plan that would deadlock on a rendezvous protocol deadlocks
- * here too. Instead of bytes it moves labels (which rank's byte this is), so
- * at the end it can say for every byte of every rank whether it is the
- * right one. It also catches: reads of bytes never written, writes into the
- * send buffer, offsets out of bounds, a receive that overlaps another
- * operation of its round, and size mismatches between a send and its
- * receive.
+ * here too. Instead of bytes it moves labels (which rank's byte this is),
+ * so at the end it can say for every byte of every rank whether it is the
+ * right one. For reductions a byte also carries whose contributions it
+ * holds, in which order, and a hash of the expression that combined them:
+ * the checker proves that every result holds every rank's contribution
+ * exactly once, in rank order when the operation is not commutative, and
+ * that every rank computed it the same way (bitwise-identical results).
+ * It also catches: reads of bytes never written, writes into the send
+ * buffer, offsets out of bounds, a receive that overlaps another operation
+ * of its round, a reduction of part of an element, and size mismatches
+ * between a send and its receive.
  */
 #ifndef MPICOLL_SYMBOLIC_H
 #define MPICOLL_SYMBOLIC_H
@@ -23,17 +28,28 @@ typedef struct sym_result {
     double beta_max;        /* max over ranks of the β bytes */
 } sym_result;
 
-/* Called after each step of the run (when every rank has finished its
- * round `step`) with every rank's receive buffer labels. */
-typedef void (*sym_snapshot_fn)(void *ctx, int step, int p, int64_t *const *recv,
-                                size_t recv_len);
+/* Called after each superstep with every rank's receive buffer labels
+ * (cells of `cell` bytes whose first 8 bytes are the int64 label). */
+typedef void (*sym_snapshot_fn)(void *ctx, int step, int p, unsigned char *const *recv,
+                                const size_t *recv_len, size_t cell);
 
-/* Runs algorithm `a` with parameters `params` for p ranks and blocks of
- * `block` bytes; node_of (p entries) is the node layout for algorithms that
- * read it (NULL: one node). Returns 0 when it ran (see res->ok), -1 when
- * out of memory. */
+/* How many ranks' contributions a reduction's cell holds. */
+int sym_cell_contributions(const unsigned char *cell, size_t csize);
+
+typedef struct sym_opts {
+    size_t block;           /* the message size in bytes */
+    size_t esize;           /* reductions: bytes per element (default 1) */
+    int root;
+    int inplace;
+    int ordered;            /* reductions: the operation is not commutative */
+    const int *node_of;     /* node layout (NULL: one node) */
+    sym_snapshot_fn snap;
+    void *ctx;
+} sym_opts;
+
+/* Runs algorithm `a` with parameters `params` on p ranks. Returns 0 when it
+ * ran (see res->ok), -1 when out of memory. */
 int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
-            size_t block, int inplace, const int *node_of, sym_snapshot_fn snap,
-            void *ctx, sym_result *res);
+            const sym_opts *o, sym_result *res);
 
 #endif

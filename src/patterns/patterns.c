@@ -1,6 +1,8 @@
 /* Rank math and plan fragments shared by algorithms (see patterns.h). */
 #include "patterns.h"
 
+#include <stdlib.h>
+
 int pat_ceil_log2(int p)
 {
     int k = 0;
@@ -33,4 +35,142 @@ void pat_bruck_unrotate(plan *pl, int p, int rank, size_t block)
     plan_copy(pl, BUF_RECV, head, BUF_RECV, 0, tail);
     plan_copy(pl, BUF_TMP, 0, BUF_RECV, tail, head);
     plan_end_round(pl);
+}
+
+int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
+{
+    n->nn = 0;
+    for (int r = 0; r < p; r++)
+        if (node_of[r] + 1 > n->nn)
+            n->nn = node_of[r] + 1;
+    n->first = calloc((size_t)n->nn + 1, sizeof *n->first);
+    n->members = malloc((size_t)p * sizeof *n->members);
+    n->local = malloc((size_t)p * sizeof *n->local);
+    if (!n->first || !n->members || !n->local) {
+        pat_nodes_free(n);
+        plan_fail(pl);
+        return -1;
+    }
+    for (int r = 0; r < p; r++)
+        n->first[node_of[r] + 1]++;
+    for (int i = 0; i < n->nn; i++)
+        n->first[i + 1] += n->first[i];
+    int *fill = calloc((size_t)n->nn, sizeof *fill);
+    if (!fill) {
+        pat_nodes_free(n);
+        plan_fail(pl);
+        return -1;
+    }
+    for (int r = 0; r < p; r++) {
+        int node = node_of[r];
+        n->local[r] = fill[node]++;
+        n->members[n->first[node] + n->local[r]] = r;
+    }
+    free(fill);
+    return 0;
+}
+
+void pat_nodes_free(pat_nodes *n)
+{
+    free(n->first);
+    free(n->members);
+    free(n->local);
+    n->first = n->members = n->local = NULL;
+}
+
+void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref src,
+                       pat_ref dst, size_t tmp_off)
+{
+    if (rank != root) {
+        plan_send(pl, src.buf, src.off, n, root);
+        plan_end_round(pl);
+        return;
+    }
+    /* slot of rank i in TMP: ranks other than the root, in order */
+#define SLOT(i) (tmp_off + (size_t)((i) < root ? (i) : (i) - 1) * n)
+    plan_need_tmp(pl, tmp_off + (size_t)(p - 1) * n);
+    for (int i = 0; i < p; i++)
+        if (i != root)
+            plan_recv(pl, BUF_TMP, SLOT(i), n, i);
+    /* from the root's own vector (which may lie in dst, in place): lower
+     * ranks join on the left, higher ones on the right */
+    plan_copy(pl, src.buf, src.off, dst.buf, dst.off, n);
+    for (int i = root - 1; i >= 0; i--)
+        plan_reduce(pl, BUF_TMP, SLOT(i), dst.buf, dst.off, n);
+    for (int i = root + 1; i < p; i++)
+        plan_reduce_after(pl, BUF_TMP, SLOT(i), dst.buf, dst.off, n);
+#undef SLOT
+    plan_end_round(pl);
+}
+
+void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative, size_t n,
+                         pat_ref src, pat_ref acc, size_t tmp_off)
+{
+    int top = commutative ? root : 0;   /* the tree's root */
+    int rel = pat_mod(rank - top, p);
+    plan_need_tmp(pl, tmp_off + n);
+    plan_copy(pl, src.buf, src.off, acc.buf, acc.off, n);
+    plan_end_round(pl);
+    for (long long mask = 1; mask < p; mask <<= 1) {
+        if (rel & mask) {
+            plan_send(pl, acc.buf, acc.off, n, pat_mod(rank - mask, p));
+            plan_end_round(pl);
+            break;
+        }
+        if (rel + mask < p) {
+            plan_recv(pl, BUF_TMP, tmp_off, n, pat_mod(rank + mask, p));
+            plan_reduce_after(pl, BUF_TMP, tmp_off, acc.buf, acc.off, n);
+            plan_end_round(pl);
+        }
+    }
+    if (top != root) {
+        if (rank == top)
+            plan_send(pl, acc.buf, acc.off, n, root);
+        else if (rank == root)
+            plan_recv(pl, acc.buf, acc.off, n, top);
+        plan_end_round(pl);
+    }
+}
+
+void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, size_t bytes)
+{
+    for (int i = 0; i < p; i++) {
+        if (rank == root && i != root)
+            plan_send(pl, buf, off, bytes, i);
+        else if (rank != root && i == root)
+            plan_recv(pl, buf, off, bytes, root);
+    }
+    plan_end_round(pl);
+}
+
+void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize,
+                             size_t tmp_off)
+{
+    const int buf = work.buf;
+    const size_t base = work.off;
+    size_t f, len, q = (n + (size_t)p - 1) / (size_t)p;
+    plan_need_tmp(pl, tmp_off + q * esize);
+    for (int k = 0; k < p - 1; k++) {
+        int sb = pat_mod(rank - k - 1, p), rb = pat_mod(rank - k - 2, p);
+        pat_block(n, p, sb, &f, &len);
+        plan_send(pl, buf, base + f * esize, len * esize, pat_mod(rank + 1, p));
+        pat_block(n, p, rb, &f, &len);
+        plan_recv(pl, BUF_TMP, tmp_off, len * esize, pat_mod(rank - 1, p));
+        plan_reduce(pl, BUF_TMP, tmp_off, buf, base + f * esize, len * esize);
+        plan_end_round(pl);
+    }
+}
+
+void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)
+{
+    const int buf = work.buf;
+    const size_t base = work.off;
+    size_t f, len;
+    for (int k = 0; k < p - 1; k++) {
+        pat_block(n, p, pat_mod(rank - k, p), &f, &len);
+        plan_send(pl, buf, base + f * esize, len * esize, pat_mod(rank + 1, p));
+        pat_block(n, p, pat_mod(rank - k - 1, p), &f, &len);
+        plan_recv(pl, buf, base + f * esize, len * esize, pat_mod(rank - 1, p));
+        plan_end_round(pl);
+    }
 }

@@ -30,4 +30,76 @@ void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf, size_t off
  * (rank + i) mod p; put every block at its own rank's place. Uses TMP. */
 void pat_bruck_unrotate(plan *pl, int p, int rank, size_t block);
 
+/* Ranks grouped by node (see plan_args.node_of): node n has members
+ * members[first[n] .. first[n+1]) in rank order; local[r] is rank r's
+ * index in its node. */
+typedef struct pat_nodes {
+    int nn;
+    int *first, *members, *local;
+} pat_nodes;
+
+/* 0, or -1 (and pl's sticky error) when out of memory. */
+int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of);
+void pat_nodes_free(pat_nodes *n);
+
+static inline int pat_node_size(const pat_nodes *n, int node)
+{
+    return n->first[node + 1] - n->first[node];
+}
+
+static inline int pat_node_master(const pat_nodes *n, int node)
+{
+    return n->members[n->first[node]];
+}
+
+/* ---- vectors of elements (reductions) --------------------------------- */
+
+/* n elements split into `parts` blocks of ceil(n / parts) elements, the
+ * last ones shorter or empty: block i's first element and length. */
+static inline void pat_block(size_t n, int parts, int i, size_t *first, size_t *len)
+{
+    size_t q = (n + (size_t)parts - 1) / (size_t)parts, f = (size_t)i * q;
+    if (f > n)
+        f = n;
+    *first = f;
+    *len = f + q > n ? n - f : q;
+}
+
+/* A place in a plan's buffers. */
+typedef struct pat_ref {
+    int buf;
+    size_t off;
+} pat_ref;
+
+/* Linear reduce to `root` of the n-byte vectors at `src`: the root posts
+ * every receive at once into TMP [tmp_off, tmp_off + (p-1)·n), then starts
+ * from its own vector in `dst` (src may lie there, in place) and adds the
+ * lower ranks on the left, the higher ones on the right: rank order, any
+ * operation; for root 0, ((a0 ⊕ a1) ⊕ a2) ⊕ ... */
+void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref src,
+                       pat_ref dst, size_t tmp_off);
+
+/* Binomial-tree reduce to `root` of the n-byte vectors at `src`, each
+ * rank accumulating in `acc` (the root's acc is its result) and receiving
+ * children's partial results into TMP at tmp_off (n bytes). A commutative
+ * operation uses the tree of ranks relative to the root; otherwise the
+ * tree rooted at rank 0 (children hold higher ranks, so order is kept) and
+ * rank 0 then sends the result to the root. */
+void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative, size_t n,
+                         pat_ref src, pat_ref acc, size_t tmp_off);
+
+/* Linear broadcast: the root sends the bytes to every rank at once. */
+void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, size_t bytes);
+
+/* Ring reduce-scatter on the n elements (of esize bytes) at `work`, in
+ * place: p - 1 steps; rank r ends with block r (pat_block) reduced over
+ * all ranks. Partial blocks arrive in TMP at tmp_off (one block).
+ * Contributions accumulate around the ring: commutative operations only. */
+void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize,
+                             size_t tmp_off);
+
+/* Ring allgather of the blocks of the n elements at `work` (rank r holds
+ * block r): p - 1 steps. */
+void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
+
 #endif

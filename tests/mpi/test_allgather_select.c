@@ -18,7 +18,7 @@
  * Each failure prints one line; rank 0 prints a summary; exit code 1 if any
  * rank failed a check.
  */
-#include "allgather_check.h"
+#include "block_check.h"
 
 #include <mpicoll.h>
 
@@ -33,22 +33,22 @@ static void check(int ok, const char *what, const char *detail)
     nchecks++;
     if (!ok) {
         nfailed++;
-        printf("FAIL allgather_select: np=%d rank=%d: %s%s%s\n", ag_world_size(),
-               ag_world_rank(), what, detail ? ": " : "", detail ? detail : "");
+        printf("FAIL allgather_select: np=%d rank=%d: %s%s%s\n", bc_world_size(),
+               bc_world_rank(), what, detail ? ": " : "", detail ? detail : "");
         fflush(stdout);
     }
 }
 
 /* One checked call on comm; counts as one check. */
 static void run(const char *spec, const char *label, MPI_Comm comm, const char *comm_label,
-                const struct ag_dtcase *dc, int n, int inplace, int expect_class)
+                const struct bc_dtcase *dc, int n, int inplace, int expect_class)
 {
-    struct ag_call call = {
-        .spec = spec, .algo_label = label, .comm = comm, .comm_label = comm_label,
-        .dc = dc, .n = n, .inplace = inplace, .expect_class = expect_class,
+    struct bc_call call = {
+        .coll = BC_ALLGATHER, .spec = spec, .algo_label = label,
+        .comm = comm, .comm_label = comm_label, .dc = dc, .n = n, .inplace = inplace, .expect_class = expect_class,
     };
     nchecks++;
-    nfailed += ag_run(&call);
+    nfailed += bc_run(&call);
 }
 
 static int is_pow2(int p)
@@ -61,7 +61,7 @@ static void mode_fallback(void)
     const char *forced = getenv("MPICOLL_ALLGATHER");
     const char *policy = getenv("MPICOLL_FALLBACK");
     int strict = policy && strcmp(policy, "error") == 0;
-    int np = ag_world_size(), rank = ag_world_rank();
+    int np = bc_world_size(), rank = bc_world_rank();
     MPI_Comm comms[2] = { MPI_COMM_WORLD, MPI_COMM_NULL };
     const char *labels[2] = { "world", rank < 3 ? "first3" : "rest" };
     char label[128];
@@ -89,10 +89,10 @@ static void mode_fallback(void)
         if (strcmp(forced, "recursive_doubling") == 0)
             check(app == is_pow2(size), "recursive_doubling applicable iff p is a power of two",
                   detail);
-        for (int d = 0; d < ag_ncases; d++)
+        for (int d = 0; d < bc_ncases; d++)
             for (int inplace = 0; inplace < 2; inplace++) {
                 int expect = app == 0 && strict ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_SUCCESS;
-                run(NULL, label, comms[ci], labels[ci], &ag_cases[d], 7, inplace, expect);
+                run(NULL, label, comms[ci], labels[ci], &bc_cases[d], 7, inplace, expect);
             }
     }
     if (comms[1] != MPI_COMM_NULL)
@@ -172,7 +172,7 @@ static void mode_api(void)
     /* Bad specs: an unknown name, a bad parameter value, an unknown
      * parameter, an id that Open MPI does not have. */
     const char *bad[] = { "no_such_algo", "k_bruck:k=1", "ring:no_such_param=3", "99" };
-    MPI_Comm comms[2] = { MPI_COMM_WORLD, ag_split_comm() };
+    MPI_Comm comms[2] = { MPI_COMM_WORLD, bc_split_comm() };
     const char *labels[2] = { "world", "split" };
     int n = mpicoll_algorithm_count("allgather");
 
@@ -180,12 +180,12 @@ static void mode_api(void)
 
     for (size_t g = 0; g < sizeof good / sizeof good[0]; g++)
         for (int ci = 0; ci < 2; ci++)
-            for (int d = 0; d < ag_ncases; d++)
-                for (int k = 0; k < ag_ncounts; k++)
+            for (int d = 0; d < bc_ncases; d++)
+                for (int k = 0; k < bc_ncounts; k++)
                     for (int inplace = 0; inplace < 2; inplace++)
                         run(good[g], good[g] ? good[g] : "NULL",
-                            comms[ci], labels[ci], &ag_cases[d],
-                            ag_count_for(&ag_cases[d], ag_counts[k]), inplace, MPI_SUCCESS);
+                            comms[ci], labels[ci], &bc_cases[d],
+                            bc_count_for(&bc_cases[d], bc_counts[k]), inplace, MPI_SUCCESS);
 
     /* Every algorithm of the table is reachable by its name (applicable or
      * through its fallback, the default policy being warn). */
@@ -195,15 +195,15 @@ static void mode_api(void)
             continue;
         for (int ci = 0; ci < 2; ci++)
             for (int inplace = 0; inplace < 2; inplace++) {
-                run(name, name, comms[ci], labels[ci], &ag_cases[0], 7, inplace, MPI_SUCCESS);
-                run(name, name, comms[ci], labels[ci], &ag_cases[2], 1000, inplace,
+                run(name, name, comms[ci], labels[ci], &bc_cases[0], 7, inplace, MPI_SUCCESS);
+                run(name, name, comms[ci], labels[ci], &bc_cases[2], 1000, inplace,
                     MPI_SUCCESS);
             }
     }
 
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
         for (int ci = 0; ci < 2; ci++)
-            run(bad[b], bad[b], comms[ci], labels[ci], &ag_cases[0], 7, 0, MPI_ERR_ARG);
+            run(bad[b], bad[b], comms[ci], labels[ci], &bc_cases[0], 7, 0, MPI_ERR_ARG);
 
     MPI_Comm_free(&comms[1]);
 }
@@ -215,22 +215,22 @@ int main(int argc, char **argv)
 
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    check(ag_types_create() == 0, "test setup: datatypes", NULL);
+    check(bc_types_create() == 0, "test setup: datatypes", NULL);
     if (strcmp(mode, "fallback") == 0)
         mode_fallback();
     else if (strcmp(mode, "api") == 0)
         mode_api();
     else
         check(0, "usage: test_allgather_select fallback|api", NULL);
-    ag_types_free();
+    bc_types_free();
 
     /* The verdict goes through the native MPI, not the library under test. */
     total[0] = nchecks;
     total[1] = nfailed;
     MPI_Allreduce(MPI_IN_PLACE, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (ag_world_rank() == 0)
+    if (bc_world_rank() == 0)
         printf("test_allgather_select: mode=%s np=%d checks=%d failures=%d (summed over ranks)\n",
-               mode, ag_world_size(), total[0], total[1]);
+               mode, bc_world_size(), total[0], total[1]);
     MPI_Finalize();
     return total[1] ? 1 : 0;
 }

@@ -25,7 +25,7 @@ static void on_warning(const char *msg) { snprintf(warning, sizeof warning, "%s"
 
 static const char *pick(const ruleset *rs, int np, size_t bytes)
 {
-    const rule *r = rules_match(rs, coll_find("allgather"), np, bytes);
+    const rule *r = rules_match(rs, coll_find("allgather"), np, 1, bytes);
     return r ? r->algo->name : "(none)";
 }
 
@@ -47,7 +47,7 @@ static void test_valid(void)
     expect(strcmp(pick(&rs, 2, 1), "two_proc") == 0, "np=2 exact");
     expect(strcmp(pick(&rs, 5, 1024), "ring") == 0, "1K is inclusive");
     expect(strcmp(pick(&rs, 5, 1025), "k_bruck") == 0, "open range");
-    expect(rules_match(&rs, coll_find("allgather"), 5, 2048)->params[0] == 3, "parameter read");
+    expect(rules_match(&rs, coll_find("allgather"), 5, 1, 2048)->params[0] == 3, "parameter read");
     expect(strcmp(pick(&rs, 16, 255), "recursive_doubling") == 0, "total 16 x 255 = 4080 <= 4095");
     expect(strcmp(pick(&rs, 16, 256), "ring") == 0, "total 4096 misses 0-4095; the catch-all (id 4) matches");
     rules_free(&rs);

@@ -56,6 +56,104 @@ static const struct {
     { fault8, "holds rank 0's byte" },
 };
 
+extern const coll_desc allreduce_desc;
+
+/* Reductions: every rank gathers all vectors, then reduces locally. */
+static void gather_all(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t n = a->block;
+    plan_need_tmp(pl, (size_t)p * n);
+    for (int i = 0; i < p; i++) {
+        if (i == r)
+            continue;
+        plan_send(pl, BUF_SEND, 0, n, i);
+        plan_recv(pl, BUF_TMP, (size_t)i * n, n, i);
+    }
+    plan_copy(pl, BUF_SEND, 0, BUF_TMP, (size_t)r * n, n);
+    plan_end_round(pl);
+}
+
+/* Right: from the top, a_i ⊕ acc, the same on every rank. */
+static void reduce_same_order(plan *pl, const plan_args *a)
+{
+    const size_t n = a->block;
+    gather_all(pl, a);
+    plan_copy(pl, BUF_TMP, (size_t)(a->p - 1) * n, BUF_RECV, 0, n);
+    for (int i = a->p - 2; i >= 0; i--)
+        plan_reduce(pl, BUF_TMP, (size_t)i * n, BUF_RECV, 0, n);
+    plan_end_round(pl);
+}
+
+/* Wrong: each rank starts from its own vector and wraps around: every rank
+ * holds every contribution once, but combined in its own order. */
+static void reduce_own_order(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t n = a->block;
+    gather_all(pl, a);
+    plan_copy(pl, BUF_TMP, (size_t)r * n, BUF_RECV, 0, n);
+    for (int k = 1; k < p; k++)
+        plan_reduce_after(pl, BUF_TMP, (size_t)pat_mod(r + k, p) * n, BUF_RECV, 0, n);
+    plan_end_round(pl);
+}
+
+/* Wrong: the own vector counted twice. */
+static void reduce_twice(plan *pl, const plan_args *a)
+{
+    reduce_same_order(pl, a);
+    plan_reduce(pl, BUF_SEND, 0, BUF_RECV, 0, a->block);
+    plan_end_round(pl);
+}
+
+/* Wrong with elements of several bytes: half an element reduced. */
+static void reduce_half_element(plan *pl, const plan_args *a)
+{
+    const size_t n = a->block;
+    gather_all(pl, a);
+    plan_copy(pl, BUF_TMP, (size_t)(a->p - 1) * n, BUF_RECV, 0, n);
+    for (int i = a->p - 2; i >= 0; i--) {
+        plan_reduce(pl, BUF_TMP, (size_t)i * n, BUF_RECV, 0, 1);
+        plan_reduce(pl, BUF_TMP, (size_t)i * n + 1, BUF_RECV, 1, n - 1);
+    }
+    plan_end_round(pl);
+}
+
+static int reduction_cases(void)
+{
+    static const struct {
+        plan_builder build;
+        int ordered;
+        size_t esize;
+        const char *expect;
+    } rc[] = {
+        { reduce_same_order, 1, 1, NULL },
+        { reduce_same_order, 0, 3, NULL },
+        { reduce_own_order, 0, 1, "not be bitwise identical" },
+        { reduce_own_order, 1, 1, "not in rank order" },
+        { reduce_twice, 0, 1, "twice" },
+        { reduce_half_element, 0, 1, NULL },
+        { reduce_half_element, 0, 3, "part of an element" },
+    };
+    int failures = 0, n = (int)(sizeof rc / sizeof rc[0]);
+    for (int i = 0; i < n; i++) {
+        coll_algo a = { .name = "allreduce_under_test", .build = rc[i].build };
+        int params[PLAN_MAX_PARAMS] = { 0 };
+        sym_opts o = { .block = 7 * rc[i].esize, .esize = rc[i].esize, .ordered = rc[i].ordered };
+        sym_result r;
+        if (sym_run(&allreduce_desc, &a, params, 5, &o, &r))
+            return -1;
+        int ok = rc[i].expect ? !r.ok && strstr(r.why, rc[i].expect) != NULL : r.ok;
+        if (!ok) {
+            printf("FAIL reduction case %d: expected %s, got: %s\n", i,
+                   rc[i].expect ? rc[i].expect : "a pass", r.ok ? "a pass" : r.why);
+            failures++;
+        }
+    }
+    printf("reductions: %d passed, %d failed\n", n - failures, failures);
+    return failures;
+}
+
 int main(void)
 {
     int failures = 0, n = (int)(sizeof cases / sizeof cases[0]);
@@ -64,7 +162,8 @@ int main(void)
         int params[PLAN_MAX_PARAMS] = { 0 };
         for (int inplace = 0; inplace < 2; inplace++) {
             sym_result r;
-            if (sym_run(&allgather_desc, &a, params, 5, 1, inplace, NULL, NULL, NULL, &r)) {
+            sym_opts o = { .block = 1, .inplace = inplace };
+            if (sym_run(&allgather_desc, &a, params, 5, &o, &r)) {
                 printf("FAIL case %d: out of memory\n", i);
                 return 1;
             }
@@ -78,6 +177,11 @@ int main(void)
             }
         }
     }
-    printf("%d passed, %d failed\n", 2 * n - failures, failures);
-    return failures != 0;
+    int rfail = reduction_cases();
+    if (rfail < 0) {
+        printf("FAIL: out of memory\n");
+        return 1;
+    }
+    printf("%d passed, %d failed\n", 2 * n - failures + 7 - rfail, failures + rfail);
+    return failures + rfail != 0;
 }

@@ -6,6 +6,16 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+static const algo_param linear_sync_params[] = {
+    { "max_requests", 8, 2, 1 << 20, "sends + receives in flight per round" },
+    { NULL, 0, 0, 0, NULL },
+};
+
+static const algo_param radix_bruck_params[] = {
+    { "radix", 4, 2, 1 << 20, "digits in base radix: radix-1 steps per digit place" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
     { #name, id, alltoall_##name, restrictions, fallback, params, summary },
@@ -15,12 +25,12 @@ static const coll_algo algos[] = {
 
 extern const char mpicoll_alltoall_rules[];    /* alltoall.rules, embedded */
 
-static size_t all_blocks(int p, size_t block) { return (size_t)p * block; }
+static size_t all_blocks(const coll_shape *s) { return (size_t)s->p * s->block; }
 /* Block j of rank r's result is block r of rank j's send data. */
-static int64_t expect_label(int p, int rank, size_t block, size_t i)
+static int64_t expect_label(const coll_shape *s, size_t i)
 {
-    size_t j = i / block, x = i % block;
-    return (int64_t)(j * (size_t)p * block + (size_t)rank * block + x);
+    size_t j = i / s->block, x = i % s->block;
+    return (int64_t)(j * (size_t)s->p * s->block + (size_t)s->rank * s->block + x);
 }
 
 const coll_desc alltoall_desc = {

@@ -1,0 +1,13 @@
+/* The bcast builders, declared from bcast.def. */
+#ifndef MPICOLL_BCAST_ALGOS_H
+#define MPICOLL_BCAST_ALGOS_H
+
+#include "../../core/plan.h"
+#include "../../patterns/patterns.h"
+
+#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+    void bcast_##name(plan *pl, const plan_args *a);
+#include "bcast.def"
+#undef MPICOLL_ALGO
+
+#endif

@@ -1,0 +1,13 @@
+/* The reduce builders, declared from reduce.def. */
+#ifndef MPICOLL_REDUCE_ALGOS_H
+#define MPICOLL_REDUCE_ALGOS_H
+
+#include "../../core/plan.h"
+#include "../../patterns/patterns.h"
+
+#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+    void reduce_##name(plan *pl, const plan_args *a);
+#include "reduce.def"
+#undef MPICOLL_ALGO
+
+#endif

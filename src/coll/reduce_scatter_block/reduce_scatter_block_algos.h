@@ -1,0 +1,13 @@
+/* The reduce_scatter_block builders, declared from reduce_scatter_block.def. */
+#ifndef MPICOLL_REDUCE_SCATTER_BLOCK_ALGOS_H
+#define MPICOLL_REDUCE_SCATTER_BLOCK_ALGOS_H
+
+#include "../../core/plan.h"
+#include "../../patterns/patterns.h"
+
+#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+    void reduce_scatter_block_##name(plan *pl, const plan_args *a);
+#include "reduce_scatter_block.def"
+#undef MPICOLL_ALGO
+
+#endif

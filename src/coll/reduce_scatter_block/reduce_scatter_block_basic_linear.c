@@ -1,0 +1,36 @@
+/*
+ * reduce_scatter_block: basic_linear
+ *
+ * What:    a linear reduce of the whole vector (p blocks) to rank 0, in
+ *          rank order, then rank 0 sends every rank its block.
+ * Paper:   Open MPI's ompi_coll_base_reduce_scatter_block_basic_linear
+ *          (reduce + scatter).
+ * Steps:   2.
+ * Cost:    2(p - 1)α + (p - 1)pbβ + (p - 1)pbγ at rank 0   (b = block bytes)
+ * Limits:  none: any operation.
+ * Memory:  rank 0: p·p·b bytes of scratch.
+ * Example: mpicoll show reduce_scatter_block basic_linear --np 5 --compact
+ *          (columns: ranks; rows: elements of the receive buffer after each
+ *          round; k = how many ranks' contributions the element holds
+ *   round  0       1
+ *   rank   01234   01234
+ *   0      .....   55555
+ */
+#include "reduce_scatter_block_algos.h"
+
+void reduce_scatter_block_basic_linear(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank;
+    const size_t b = a->block, all = (size_t)p * b;
+    const pat_ref in = { BUF_SEND, 0 }, sum = { BUF_TMP, 0 };
+    pat_reduce_linear(pl, p, r, 0, all, in, sum, all);
+    for (int i = 0; i < p; i++) {
+        if (r == 0 && i > 0)
+            plan_send(pl, BUF_TMP, (size_t)i * b, b, i);
+        else if (r == i && i > 0)
+            plan_recv(pl, BUF_RECV, 0, b, 0);
+    }
+    if (r == 0)
+        plan_copy(pl, BUF_TMP, 0, BUF_RECV, 0, b);
+    plan_end_round(pl);
+}

@@ -1,0 +1,444 @@
+/*
+ * Shared machinery of the MPI tests of the block collectives; see
+ * block_check.h.
+ */
+#include "block_check.h"
+
+#include <mpicoll.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    SENTINEL = 0xA5,   /* every receive byte not written by the collective */
+    SEND_GAP = 0x5A,   /* the gaps of the send buffer */
+    GUARD = 64,        /* sentinel bytes before and after the receive buffer */
+    MAX_LINES = 20     /* FAIL lines one rank prints; failures still count */
+};
+
+static int lines_printed;
+/* The collective being tested, for the lines printed outside a call. */
+static const char *coll_name = "allgather";
+
+const char *bc_coll_name(enum bc_coll coll)
+{
+    return coll == BC_ALLTOALL ? "alltoall" : "allgather";
+}
+
+/* printf for FAIL lines, muted past MAX_LINES on this rank. */
+static void fail_line(const char *fmt, ...)
+{
+    va_list ap;
+    if (lines_printed++ >= MAX_LINES) {
+        if (lines_printed == MAX_LINES + 1)
+            printf("FAIL %s: world_rank=%d: more failures, lines muted\n", coll_name,
+                   bc_world_rank());
+        return;
+    }
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+}
+
+static struct bc_layout l_int = { "MPI_INT", MPI_DATATYPE_NULL, sizeof(int), 1, 1, { 0 } };
+static struct bc_layout l_byte = { "MPI_BYTE", MPI_DATATYPE_NULL, 1, 1, 1, { 0 } };
+/* vector(2, 1, 3, MPI_INT) resized to 5 ints: data at ints 0 and 3, gaps at
+ * 1, 2 and 4 (the trailing gap is inside the extent, between elements). */
+static struct bc_layout l_vec = { "vector", MPI_DATATYPE_NULL, sizeof(int), 5, 2, { 0, 3 } };
+/* contiguous(2, MPI_INT): the same signature as 2 MPI_INT. */
+static struct bc_layout l_pair = { "pair", MPI_DATATYPE_NULL, sizeof(int), 2, 2, { 0, 1 } };
+
+const struct bc_dtcase bc_cases[] = {
+    { "int", &l_int, 1, &l_int, 1 },
+    { "byte", &l_byte, 1, &l_byte, 1 },
+    { "vector", &l_vec, 1, &l_vec, 1 },
+    { "2int->pair", &l_int, 2, &l_pair, 1 },
+    { "vector->2int", &l_vec, 1, &l_int, 2 },
+    { "2int->vector", &l_int, 2, &l_vec, 1 },
+};
+const int bc_ncases = (int)(sizeof bc_cases / sizeof bc_cases[0]);
+
+const int bc_counts[] = { 0, 1, 7, 1000, BC_BIG };
+const int bc_ncounts = (int)(sizeof bc_counts / sizeof bc_counts[0]);
+
+int bc_world_rank(void)
+{
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+int bc_world_size(void)
+{
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    return p;
+}
+
+/* Checks that MPI agrees with the layout the test assumes. */
+static int layout_ok(const struct bc_layout *l)
+{
+    int size;
+    MPI_Aint lb, extent;
+    MPI_Type_size(l->type, &size);
+    MPI_Type_get_extent(l->type, &lb, &extent);
+    if (lb != 0 || (size_t)extent != (size_t)l->extent * l->unit
+        || (size_t)size != (size_t)l->ndata * l->unit) {
+        printf("FAIL %s: test setup: type %s has lb=%ld extent=%ld size=%d,"
+               " expected lb=0 extent=%zu size=%zu\n", coll_name, l->name, (long)lb, (long)extent,
+               size, (size_t)l->extent * l->unit, (size_t)l->ndata * l->unit);
+        return 0;
+    }
+    return 1;
+}
+
+int bc_types_create(void)
+{
+    MPI_Datatype vec;
+    l_int.type = MPI_INT;
+    l_byte.type = MPI_BYTE;
+    MPI_Type_vector(2, 1, 3, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)(5 * sizeof(int)), &l_vec.type);
+    MPI_Type_free(&vec);
+    MPI_Type_commit(&l_vec.type);
+    MPI_Type_contiguous(2, MPI_INT, &l_pair.type);
+    MPI_Type_commit(&l_pair.type);
+    return layout_ok(&l_int) && layout_ok(&l_byte) && layout_ok(&l_vec)
+        && layout_ok(&l_pair) ? 0 : 1;
+}
+
+void bc_types_free(void)
+{
+    MPI_Type_free(&l_vec.type);
+    MPI_Type_free(&l_pair.type);
+}
+
+int bc_count_for(const struct bc_dtcase *dc, int c)
+{
+    size_t bytes;
+    if (c != BC_BIG)
+        return c;
+    /* one unit of the case: smult send elements = rmult receive elements */
+    bytes = (size_t)dc->smult * (size_t)dc->send->ndata * dc->send->unit;
+    return (int)((100003 + bytes - 1) / bytes);
+}
+
+MPI_Comm bc_split_comm(void)
+{
+    int rank = bc_world_rank(), size = bc_world_size();
+    MPI_Comm c;
+    MPI_Comm_split(MPI_COMM_WORLD, size >= 3 ? rank % 2 : 0, size - rank, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
+}
+
+
+/* What the values of one call depend on. */
+struct shape {
+    enum bc_coll coll;
+    int p;     /* communicator size */
+    size_t K;  /* basic elements per block */
+};
+
+static int int_val(const struct shape *sh, int src, int dst, size_t j)
+{
+    if (sh->coll == BC_ALLTOALL)
+        return (int)(1 + ((size_t)src * (size_t)sh->p + (size_t)dst) * sh->K + j);
+    return (src + 1) * 1000000 + (int)j;
+}
+
+/* Cycles through 255 values (never the sentinel); element j and j+1, and
+ * keys k and k+1 (blocks of neighbouring sources, or destinations) always
+ * differ. */
+static unsigned char byte_val(const struct shape *sh, int src, int dst, size_t j)
+{
+    unsigned key = sh->coll == BC_ALLTOALL ? (unsigned)(src * sh->p + dst) : (unsigned)src;
+    unsigned v = (unsigned)((97u * key + 13u * j + 7u * (j >> 8)) % 255u);
+    return (unsigned char)(v >= SENTINEL ? v + 1 : v);
+}
+
+/* Writes the data that src sends to dst, `count` elements of layout l, at
+ * base. */
+static void place(unsigned char *base, const struct bc_layout *l, int count,
+                  const struct shape *sh, int src, int dst)
+{
+    for (size_t e = 0; e < (size_t)count; e++)
+        for (int k = 0; k < l->ndata; k++) {
+            size_t j = e * (size_t)l->ndata + (size_t)k;
+            unsigned char *at = base + (e * (size_t)l->extent + (size_t)l->offs[k]) * l->unit;
+            if (l->unit == 1) {
+                *at = byte_val(sh, src, dst, j);
+            } else {
+                int v = int_val(sh, src, dst, j);
+                memcpy(at, &v, sizeof v);
+            }
+        }
+}
+
+static void describe_int(char *out, size_t len, int v, const struct shape *sh)
+{
+    size_t u = (size_t)v - 1, p = (size_t)sh->p;
+    if ((unsigned)v == 0xA5A5A5A5u)
+        snprintf(out, len, "%d (sentinel: never written)", v);
+    else if ((unsigned)v == 0x5A5A5A5Au)
+        snprintf(out, len, "%d (a gap of some send buffer)", v);
+    else if (sh->coll == BC_ALLGATHER && v >= 1000000 && v / 1000000 <= sh->p)
+        snprintf(out, len, "%d (rank %d element %d)", v, v / 1000000 - 1, v % 1000000);
+    else if (sh->coll == BC_ALLTOALL && v >= 1 && sh->K > 0 && u < p * p * sh->K)
+        snprintf(out, len, "%d (source %zu's block for rank %zu, element %zu)", v,
+                 u / sh->K / p, u / sh->K % p, u % sh->K);
+    else
+        snprintf(out, len, "%d (0x%08x)", v, (unsigned)v);
+}
+
+static void describe_byte(char *out, size_t len, unsigned char v)
+{
+    snprintf(out, len, "0x%02x%s", v, v == SENTINEL ? " (sentinel: never written)"
+             : v == SEND_GAP ? " (0x5a, maybe a send-buffer gap)" : "");
+}
+
+static void prefix(char *out, size_t len, const struct bc_call *c, int rank, int p)
+{
+    snprintf(out, len, "FAIL %s: algorithm=%s%s%s%s np=%d comm=%s(size=%d) type=%s"
+             " count=%d (sendcount=%d recvcount=%d) inplace=%d rank=%d world_rank=%d:",
+             coll_name, c->algo_label, c->spec ? " (mpicoll_" : "", c->spec ? coll_name : "",
+             c->spec ? "_with)" : "", bc_world_size(), c->comm_label, p, c->dc->name, c->n,
+             c->n * c->dc->smult, c->n * c->dc->rmult, c->inplace, rank, bc_world_rank());
+}
+
+static void report_error_class(char *out, size_t len, int err)
+{
+    int cls, n;
+    char s[MPI_MAX_ERROR_STRING];
+    MPI_Error_class(err, &cls);
+    MPI_Error_string(err, s, &n);
+    snprintf(out, len, "class %d (%s)", cls, s);
+}
+
+/* The first wrong unit of the receive image, as a failure line. */
+static void report_data(const char *pre, const struct bc_call *c, const struct shape *sh,
+                        const unsigned char *got, const unsigned char *want, size_t total)
+{
+    const struct bc_layout *R = c->dc->recv;
+    size_t unit = R->unit, nunits = total / unit, first = nunits, nwrong = 0;
+    size_t block_units = (size_t)c->n * (size_t)c->dc->rmult * (size_t)R->extent;
+    char where[160], exp[128], act[128];
+    long idx;
+
+    for (size_t u = 0; u < nunits; u++)
+        if (memcmp(got + u * unit, want + u * unit, unit) != 0) {
+            if (first == nunits)
+                first = u;
+            nwrong++;
+        }
+    idx = (long)first - (long)(GUARD / unit);
+    if (idx < 0) {
+        snprintf(where, sizeof where, "guard zone before recvbuf");
+    } else if ((size_t)idx >= (size_t)sh->p * block_units) {
+        snprintf(where, sizeof where, "past the end of recvbuf");
+    } else {
+        size_t b = (size_t)idx / block_units, w = (size_t)idx % block_units;
+        size_t e = w / (size_t)R->extent;
+        int o = (int)(w % (size_t)R->extent), k = -1;
+        for (int i = 0; i < R->ndata; i++)
+            if (R->offs[i] == o)
+                k = i;
+        if (k < 0)
+            snprintf(where, sizeof where, "block %zu (source rank %zu's), %s element %zu, gap",
+                     b, b, R->name, e);
+        else
+            snprintf(where, sizeof where, "block %zu (source rank %zu's), %s element %zu,"
+                     " data %d", b, b, R->name, e, k);
+    }
+    if (unit == 1) {
+        describe_byte(exp, sizeof exp, want[first]);
+        describe_byte(act, sizeof act, got[first]);
+    } else {
+        int e, a;
+        memcpy(&e, want + first * unit, sizeof e);
+        memcpy(&a, got + first * unit, sizeof a);
+        describe_int(exp, sizeof exp, e, sh);
+        describe_int(act, sizeof act, a, sh);
+    }
+    fail_line("%s first wrong element recvbuf[%ld] (%s units; %s): expected %s, got %s"
+           " (%zu wrong units in all)\n", pre, idx, unit == 1 ? "byte" : "int", where,
+           exp, act, nwrong);
+}
+
+typedef int (*plain_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+typedef int (*with_fn)(const char *, const void *, int, MPI_Datatype, void *, int,
+                       MPI_Datatype, MPI_Comm);
+
+int bc_run(const struct bc_call *c)
+{
+    const struct bc_dtcase *dc = c->dc;
+    const struct bc_layout *S = dc->send, *R = dc->recv;
+    const int a2a = c->coll == BC_ALLTOALL;
+    const plain_fn plain = a2a ? mpicoll_alltoall : mpicoll_allgather;
+    const with_fn with = a2a ? mpicoll_alltoall_with : mpicoll_allgather_with;
+    int rank, p, err, failed = 1, scount = c->n * dc->smult, rcount = c->n * dc->rmult;
+    int sblocks;
+    size_t block_bytes, sblock_bytes, rbytes, sbytes, total;
+    unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
+    char pre[512], msg[MPI_MAX_ERROR_STRING + 64];
+    const void *sarg;
+    struct shape sh;
+
+    coll_name = bc_coll_name(c->coll);
+    MPI_Comm_rank(c->comm, &rank);
+    MPI_Comm_size(c->comm, &p);
+    prefix(pre, sizeof pre, c, rank, p);
+    sh = (struct shape){ c->coll, p, (size_t)rcount * (size_t)R->ndata };
+    if (a2a && (size_t)p * (size_t)p * sh.K >= (size_t)0x7fffffff) {
+        fail_line("%s test setup: %d ranks x %zu elements do not fit the int labels\n", pre,
+                  p, sh.K);
+        goto out;
+    }
+    sblocks = a2a ? p : 1;
+    block_bytes = (size_t)rcount * (size_t)R->extent * R->unit;
+    rbytes = (size_t)p * block_bytes;
+    sblock_bytes = (size_t)scount * (size_t)S->extent * S->unit;
+    sbytes = (size_t)sblocks * sblock_bytes;
+    total = rbytes + 2 * GUARD;
+    rraw = malloc(total);
+    want = malloc(total);
+    sbuf = malloc(sbytes + 1);
+    scopy = malloc(sbytes + 1);
+    if (!rraw || !want || !sbuf || !scopy) {
+        fail_line("%s test setup: out of memory\n", pre);
+        goto out;
+    }
+
+    /* Block r of the result: what rank r sent to this rank. */
+    memset(rraw, SENTINEL, total);
+    memset(want, SENTINEL, total);
+    for (int r = 0; r < p; r++)
+        place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh, r, rank);
+    /* Send block d: what this rank sends to rank d (one block for all in
+     * allgather). */
+    memset(sbuf, SEND_GAP, sbytes + 1);
+    for (int d = 0; d < sblocks; d++)
+        place(sbuf + (size_t)d * sblock_bytes, S, scount, &sh, rank, d);
+    memcpy(scopy, sbuf, sbytes + 1);
+    /* In place, the receive buffer holds the send data at entry, in the
+     * receive type's layout: this rank's own block (allgather), or the
+     * block for every destination (alltoall). */
+    if (c->inplace)
+        for (int d = a2a ? 0 : rank; d < (a2a ? p : rank + 1); d++)
+            place(rraw + GUARD + (size_t)d * block_bytes, R, rcount, &sh, rank, d);
+
+    /* In place, sendcount and sendtype are ignored (MPI 3.1, 5.7 and 5.8):
+     * pass values that would break an implementation that reads them. */
+    sarg = c->inplace ? MPI_IN_PLACE : (const void *)sbuf;
+    if (c->spec)
+        err = with(c->spec, sarg, c->inplace ? 0 : scount,
+                   c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, rcount, R->type,
+                   c->comm);
+    else
+        err = plain(sarg, c->inplace ? 0 : scount, c->inplace ? MPI_DATATYPE_NULL : S->type,
+                    rraw + GUARD, rcount, R->type, c->comm);
+
+    if (c->expect_class != MPI_SUCCESS) {
+        int cls = MPI_SUCCESS;
+        if (err != MPI_SUCCESS)
+            MPI_Error_class(err, &cls);
+        if (cls != c->expect_class) {
+            char want_s[MPI_MAX_ERROR_STRING];
+            int n;
+            MPI_Error_string(c->expect_class, want_s, &n);
+            if (err == MPI_SUCCESS)
+                snprintf(msg, sizeof msg, "MPI_SUCCESS");
+            else
+                report_error_class(msg, sizeof msg, err);
+            fail_line("%s returned %s, expected error class %d (%s)\n", pre, msg,
+                   c->expect_class, want_s);
+            goto out;
+        }
+        failed = 0;
+        goto out;
+    }
+    if (err != MPI_SUCCESS) {
+        report_error_class(msg, sizeof msg, err);
+        fail_line("%s returned error %s\n", pre, msg);
+        goto out;
+    }
+    if (memcmp(rraw, want, total) != 0) {
+        report_data(pre, c, &sh, rraw, want, total);
+        goto out;
+    }
+    if (!c->inplace && memcmp(sbuf, scopy, sbytes + 1) != 0) {
+        size_t i = 0;
+        while (sbuf[i] == scopy[i])
+            i++;
+        fail_line("%s the send buffer was modified at byte %zu (0x%02x -> 0x%02x)\n", pre, i,
+               scopy[i], sbuf[i]);
+        goto out;
+    }
+    failed = 0;
+out:
+    fflush(stdout);
+    free(rraw);
+    free(want);
+    free(sbuf);
+    free(scopy);
+    return failed;
+}
+
+/* ---- the matrix ---------------------------------------------------------- */
+
+int bc_matrix_main(int argc, char **argv, enum bc_coll coll)
+{
+    const char *cname = bc_coll_name(coll);
+    const char *env = coll == BC_ALLTOALL ? "MPICOLL_ALLTOALL" : "MPICOLL_ALLGATHER";
+    const char *forced = getenv(env);
+    const char *algo = forced && *forced ? forced : "auto";
+    int rank, np, ncases = 2 * bc_ncases * bc_ncounts * 2, idx = 0, nfailed = 0;
+    int *failed = calloc((size_t)ncases, sizeof *failed);
+    MPI_Comm comms[2];
+    const char *comm_labels[2] = { "world", "split" };
+
+    coll_name = cname;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rank = bc_world_rank();
+    np = bc_world_size();
+    if (!failed) {
+        printf("FAIL %s: test setup: out of memory\n", cname);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (bc_types_create() != 0)
+        failed[0] = 1;
+    comms[0] = MPI_COMM_WORLD;
+    comms[1] = bc_split_comm();
+
+    for (int ci = 0; ci < 2; ci++)
+        for (int d = 0; d < bc_ncases; d++)
+            for (int k = 0; k < bc_ncounts; k++)
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    struct bc_call call = {
+                        .coll = coll, .spec = NULL, .algo_label = algo,
+                        .comm = comms[ci], .comm_label = comm_labels[ci],
+                        .dc = &bc_cases[d], .n = bc_count_for(&bc_cases[d], bc_counts[k]),
+                        .inplace = inplace, .expect_class = MPI_SUCCESS,
+                    };
+                    failed[idx++] |= bc_run(&call);
+                }
+
+    /* The verdict goes through the native MPI, not the library under test. */
+    MPI_Allreduce(MPI_IN_PLACE, failed, ncases, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    for (int i = 0; i < ncases; i++)
+        nfailed += failed[i] != 0;
+    if (rank == 0) {
+        int app = forced && *forced ? mpicoll_algorithm_applicable(cname, forced, np) : 1;
+        printf("test_%s: algorithm=%s%s np=%d cases=%d failures=%d\n", cname, algo,
+               app == 1 ? "" : app == 0 ? " (not applicable at this np: its fallback ran)"
+               : " (not a valid spec)", np, ncases, nfailed);
+    }
+    MPI_Comm_free(&comms[1]);
+    bc_types_free();
+    free(failed);
+    MPI_Finalize();
+    return nfailed ? 1 : 0;
+}
