@@ -42,6 +42,16 @@ static void print_warning(const char *msg)
     fprintf(stderr, "mpicoll: warning: %s\n", msg);
 }
 
+/* Warnings found while reading the configuration (every process reads
+ * it): kept, and printed once, by rank 0 of MPI_COMM_WORLD. */
+static char cfg_warnings[2048];
+
+static void keep_warning(const char *msg)
+{
+    size_t n = strlen(cfg_warnings);
+    snprintf(cfg_warnings + n, sizeof cfg_warnings - n, "mpicoll: warning: %s\n", msg);
+}
+
 static int coll_index(const coll_desc *c)
 {
     for (int i = 0; mpicoll_colls[i]; i++)
@@ -87,7 +97,7 @@ static void load_builtin(void)
         strcat(all, mpicoll_colls[i]->builtin_rules);
         strcat(all, "\n");
     }
-    rules_parse(all, "built-in", &cfg.builtin, cfg.error, sizeof cfg.error, print_warning);
+    rules_parse(all, "built-in", &cfg.builtin, cfg.error, sizeof cfg.error, keep_warning);
     free(all);
 }
 
@@ -98,7 +108,7 @@ static void load_file(const char *path)
         snprintf(cfg.error, sizeof cfg.error, "MPICOLL_RULES=%s: cannot read the file", path);
         return;
     }
-    if (rules_parse(text, path, &cfg.file, cfg.error, sizeof cfg.error, print_warning) == 0)
+    if (rules_parse(text, path, &cfg.file, cfg.error, sizeof cfg.error, keep_warning) == 0)
         cfg.have_file = 1;
     free(text);
 }
@@ -282,6 +292,13 @@ void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int r
 {
     if (rank != 0)
         return;
+    int world_rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    pthread_mutex_lock(&log_lock);
+    if (cfg_warnings[0] && world_rank == 0)
+        fputs(cfg_warnings, stderr);
+    cfg_warnings[0] = '\0';
+    pthread_mutex_unlock(&log_lock);
     if (ch->warn_from) {
         char msg[520];
         snprintf(msg, sizeof msg, "%s (set MPICOLL_FALLBACK=silent to hide this, =error to "
