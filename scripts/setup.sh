@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(build-essential cmake openmpi-bin libopenmpi-dev)
+pkgs=(build-essential cmake pkgconf openmpi-bin libopenmpi-dev mpich libmpich-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -41,6 +41,9 @@ int select_needs_nodes(const coll_desc *c);
  * with MPICOLL_VERBOSE the rules in force once, then one line per call. */
 void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank);
 
+/* 1 when MPICOLL_VERBOSE is set. */
+int select_verbose(void);
+
 /* Prints "mpicoll: error: ..." on stderr (used on rank 0 of a failing call). */
 void mpicoll_print_error(const char *msg);
 
@@ -145,6 +148,10 @@ typedef struct vec_call {
 } vec_call;
 
 int veccoll_call(const vec_call *v);
+
+/* 1 if veccoll_call handles this datatype with this operation (MPI_OP_NULL
+ * and reduction 0 for bcast); else it fails with MPI_ERR_TYPE. */
+int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
 
 /* ---- errors ------------------------------------------------------------- */
 

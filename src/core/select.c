@@ -147,6 +147,12 @@ static void load_config(void)
     }
 }
 
+int select_verbose(void)
+{
+    pthread_once(&cfg_once, load_config);
+    return cfg.verbose;
+}
+
 /* The first restriction of a that the call breaks, or NULL. */
 static const char *broken(const coll_algo *a, const call_info *ci)
 {

@@ -3,16 +3,18 @@
  * (allreduce, reduce, bcast, reduce_scatter_block): argument checks,
  * selection, the plan, datatypes, MPI_IN_PLACE, execution.
  *
- * Plans see an element as one item of the user's datatype at its extent
- * (esize = extent), the vector starting at the buffer's true lower bound.
- * A contiguous type is used in the user's buffers as it is. Any other
- * type (pair types, vectors with gaps, structs) runs on scratch, filled and
- * emptied with typed copies, so gaps in the user's buffers are never
- * written nor read past; MPI_Reduce_local is called with the type itself,
- * which serves predefined pair types and user operations alike.
+ * Plans see the vector as elements of one type at its extent: the user's
+ * type for a user-defined operation (and for bcast), the predefined type
+ * it is built from for a predefined operation (MPI defines MPI_SUM & co.
+ * on predefined types only; pair types such as MPI_DOUBLE_INT are
+ * predefined). When the user's data are laid out as those elements, plans
+ * run in the user's buffers; otherwise (gaps, strides, structs) on scratch
+ * filled and emptied by typed copies, so gaps in the user's buffers are
+ * never written nor read past.
  */
 #include "runtime.h"
 
+#include <limits.h>
 #include <string.h>
 
 static int check_args(const vec_call *v, int *p, int *me)
@@ -33,34 +35,121 @@ static int check_args(const vec_call *v, int *p, int *me)
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
+/* How plans see the user's vector: count_e elements of etype (esize =
+ * its extent), from `lb` on in the user's buffer when direct, else in
+ * scratch filled and emptied by typed copies. */
 typedef struct layout {
-    dt_view dv;
-    MPI_Aint lb;            /* true lower bound: where element 0's data starts */
-    size_t ext;
-    int direct;             /* contiguous: plans run in the user's buffers */
+    MPI_Datatype etype;
+    size_t esize;
+    size_t per;             /* elements of etype per element of the user's type */
+    MPI_Aint lb;            /* true lower bound of the plan's view */
+    int direct;             /* the user's buffers as they are */
+    int size;               /* data bytes of one user element */
 } layout;
 
-static int get_layout(MPI_Datatype t, layout *l)
+static int is_predefined_op(MPI_Op op)
 {
-    MPI_Aint true_extent;
-    int rc = dt_view_get(t, &l->dv);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_get_true_extent(t, &l->lb, &true_extent);
-    if (rc != MPI_SUCCESS)
+    static const MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND,
+                                  MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC,
+                                  MPI_MINLOC, MPI_REPLACE, MPI_NO_OP };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (op == ops[i])
+            return 1;
+    return 0;
+}
+
+/* The one predefined type a datatype is built from, or MPI_DATATYPE_NULL
+ * when it mixes several (or is too deep). */
+static MPI_Datatype base_type(MPI_Datatype t, int depth)
+{
+    int ni, na, nd, combiner;
+    if (depth > 16 || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+    if (combiner == MPI_COMBINER_NAMED)
+        return t;
+    int ints[ni > 0 ? ni : 1];
+    MPI_Aint addrs[na > 0 ? na : 1];
+    MPI_Datatype types[nd > 0 ? nd : 1], base = MPI_DATATYPE_NULL;
+    if (PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+    int mixed = 0;
+    for (int i = 0; i < nd; i++) {
+        MPI_Datatype b = base_type(types[i], depth + 1);
+        if (b == MPI_DATATYPE_NULL || (base != MPI_DATATYPE_NULL && b != base))
+            mixed = 1;
+        base = b;
+        int tni, tna, tnd, tc;
+        PMPI_Type_get_envelope(types[i], &tni, &tna, &tnd, &tc);
+        if (tc != MPI_COMBINER_NAMED)
+            PMPI_Type_free(&types[i]);
+    }
+    return mixed ? MPI_DATATYPE_NULL : base;
+}
+
+static int contiguous(MPI_Datatype t, MPI_Aint *true_lb)
+{
+    dt_view v;
+    MPI_Aint tlb, text;
+    if (dt_view_get(t, &v) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
+        return -1;
+    *true_lb = tlb;
+    return v.contig;
+}
+
+/* A predefined operation sees elements of the type's predefined base
+ * (MPI, and Open MPI in particular, defines MPI_SUM & co. only on
+ * predefined types); a user operation sees the user's type. */
+static int get_layout(MPI_Datatype t, MPI_Op op, int reduction, layout *l)
+{
+    dt_view tv;
+    MPI_Aint tlb, text, elb, eext;
+    if (dt_view_get(t, &tv) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
         return MPI_ERR_TYPE;
-    if (l->dv.extent <= 0 || true_extent > l->dv.extent || l->lb < 0)
-        return MPI_ERR_TYPE;    /* overlapping or negative layouts: not supported */
-    l->ext = (size_t)l->dv.extent;
-    l->direct = l->dv.contig;
+    l->etype = t;
+    if (reduction && is_predefined_op(op))
+        l->etype = base_type(t, 0);
+    if (l->etype == MPI_DATATYPE_NULL)
+        return MPI_ERR_TYPE;    /* a type mixing predefined types: no predefined op on it */
+    int esize;
+    if (PMPI_Type_size(l->etype, &esize) || PMPI_Type_get_extent(l->etype, &elb, &eext) ||
+        esize <= 0 || eext <= 0)
+        return tv.size == 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
+    MPI_Aint etlb;
+    int econtig = contiguous(l->etype, &etlb);
+    if (econtig < 0 || etlb < 0 || tlb < 0 || text > tv.extent)
+        return MPI_ERR_TYPE;    /* negative or overlapping layouts: not supported */
+    l->esize = (size_t)eext;
+    l->per = (size_t)(tv.size / esize);
+    l->size = tv.size;
+    /* direct: the user's elements are laid out as the plan's are */
+    l->direct = tv.contig && (l->etype == t || econtig);
+    l->lb = l->direct ? tlb : etlb;
     return MPI_SUCCESS;
 }
 
-/* The plan's view of a user buffer of n elements: the buffer itself
- * (contiguous types), or scratch at `scr` that holds the elements at their
- * extent, as the user's buffer would, from its true lower bound. */
+/* The plan's view of a user buffer: the buffer itself (direct), or
+ * scratch at `scr` that holds the elements at their extent. */
 static char *plan_view(const layout *l, const void *user, char *scr)
 {
     return l->direct ? (char *)user + l->lb : scr;
+}
+
+/* Typed copies between a user buffer (n user elements) and a plan view
+ * (n·per elements of etype), touching only the type's data. */
+static int to_view(const layout *l, const void *user, char *view, size_t n, MPI_Datatype t)
+{
+    if (n > INT_MAX || n * l->per > INT_MAX)
+        return MPI_ERR_COUNT;
+    return PMPI_Sendrecv(user, (int)n, t, 0, 0, view - l->lb, (int)(n * l->per), l->etype, 0,
+                         0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+}
+
+static int from_view(const layout *l, const char *view, void *user, size_t n, MPI_Datatype t)
+{
+    if (n > INT_MAX || n * l->per > INT_MAX)
+        return MPI_ERR_COUNT;
+    return PMPI_Sendrecv(view - l->lb, (int)(n * l->per), l->etype, 0, 0, user, (int)n, t, 0,
+                         0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
 static int run(const vec_call *v, int p, int me)
@@ -70,15 +159,19 @@ static int run(const vec_call *v, int p, int me)
     layout L;
     int rc = comm_state_get(v->comm, &st);
     if (rc == MPI_SUCCESS)
-        rc = get_layout(v->type, &L);
+        rc = get_layout(v->type, v->op, c->reduction, &L);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (v->count == 0 || L.dv.size == 0)
+    if (v->count == 0 || L.size == 0)
         return MPI_SUCCESS;
     const int inplace = v->sbuf == MPI_IN_PLACE;
-    const size_t block = (size_t)v->count * L.ext;
+    const size_t n_e = (size_t)v->count * L.per;    /* the plan's elements */
+    const size_t block = n_e * L.esize;
     const coll_shape shape = { .p = p, .rank = me, .root = v->root, .block = block };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
+    /* user elements in each buffer */
+    const size_t send_n = send_len / block * (size_t)v->count;
+    const size_t recv_n = recv_len / block * (size_t)v->count;
     const size_t alias = inplace && c->inplace_offset ? c->inplace_offset(&shape) : NO_ALIAS;
     if ((recv_len && !v->rbuf) || (send_len && !inplace && !v->sbuf))
         return MPI_ERR_BUFFER;
@@ -88,8 +181,7 @@ static int run(const vec_call *v, int p, int me)
         return MPI_ERR_OP;
     /* the message size: the whole vector's data bytes */
     call_info ci = { .p = p, .nnodes = 1, .commutative = commutative,
-                     .bytes = (send_len > recv_len ? send_len : recv_len) / L.ext *
-                              (size_t)L.dv.size };
+                     .bytes = (send_n > recv_n ? send_n : recv_n) * (size_t)L.size };
     if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci.nnodes)) != MPI_SUCCESS)
         return rc;
     choice ch;
@@ -102,7 +194,7 @@ static int run(const vec_call *v, int p, int me)
     }
     select_log(c, &ch, &ci, me);
     const ready_plan *rp;
-    plan_args pa = { .block = block, .esize = L.ext, .root = v->root,
+    plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
                      .commutative = commutative, .inplace = alias != NO_ALIAS };
     rc = comm_state_plan(st, c, &ch, pa, &rp);
     if (rc != MPI_SUCCESS)
@@ -124,23 +216,29 @@ static int run(const vec_call *v, int p, int me)
     if (alias != NO_ALIAS) {
         bufs[BUF_SEND] = (char *)bufs[BUF_RECV] + alias;
         if (!L.direct)
-            rc = dt_copy(src, (char *)bufs[BUF_SEND] - L.lb, send_len / L.ext, v->type);
+            rc = to_view(&L, src, bufs[BUF_SEND], send_n, v->type);
     } else if (own_send) {
         bufs[BUF_SEND] = scr + tmp + aft + rv;
         if (L.direct)
             memcpy(bufs[BUF_SEND], (const char *)src + L.lb, send_len);
         else
-            rc = dt_copy(src, (char *)bufs[BUF_SEND] - L.lb, send_len / L.ext, v->type);
+            rc = to_view(&L, src, bufs[BUF_SEND], send_n, v->type);
     } else {
         bufs[BUF_SEND] = send_len ? (char *)src + L.lb : NULL;
     }
-    exec_reduce red = { .type = v->type, .op = v->op, .esize = L.ext, .lb = L.lb,
+    exec_reduce red = { .type = L.etype, .op = v->op, .esize = L.esize, .lb = L.lb,
                         .commutative = commutative, .scratch = scr + tmp };
     if (rc == MPI_SUCCESS)
         rc = comm_state_run(st, c, rp, bufs, c->reduction ? &red : NULL);
     if (rc == MPI_SUCCESS && recv_len && !L.direct)
-        rc = dt_copy((char *)bufs[BUF_RECV] - L.lb, v->rbuf, recv_len / L.ext, v->type);
+        rc = from_view(&L, bufs[BUF_RECV], v->rbuf, recv_n, v->type);
     return rc;
+}
+
+int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction)
+{
+    layout l;
+    return t != MPI_DATATYPE_NULL && get_layout(t, op, reduction, &l) == MPI_SUCCESS;
 }
 
 int veccoll_call(const vec_call *v)

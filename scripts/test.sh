@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# All of mpicoll's tests (after scripts/setup.sh):
+#  1. the whole ctest suite of the Open MPI build in build/;
+#  2. the MPICH build (build-mpich/): every MPI test on 1 to 5 ranks;
+#  3. an installed copy (cmake --install) used by examples/consumer through
+#     CMake's find_package and through pkg-config, run under mpirun.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+echo "== Open MPI: ctest in build/"
+ctest --test-dir build --output-on-failure
+
+echo "== MPICH: build-mpich/, MPI tests on 1..5 ranks"
+cmake -S . -B build-mpich -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPI_C_COMPILER=mpicc.mpich \
+  -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DMPICOLL_MPI_TEST_MAX_NP=5 > /dev/null
+cmake --build build-mpich -j"$jobs" > /dev/null
+ctest --test-dir build-mpich -L mpi --output-on-failure
+
+echo "== install, and examples/consumer against the installed copy"
+prefix=$(mktemp -d)
+work=$(mktemp -d)
+trap 'rm -rf "$prefix" "$work"' EXIT
+cmake --install build --prefix "$prefix" > /dev/null
+cmake -S examples/consumer -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$work/cmake" > /dev/null
+make -s -C examples/consumer PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+  MPICC=mpicc consumer-pc > /dev/null
+mv examples/consumer/consumer-pc "$work/"
+run=(mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n 3)
+"${run[@]}" "$work/cmake/consumer"
+"${run[@]}" "$work/consumer-pc"
+echo "== all tests passed"

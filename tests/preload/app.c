@@ -1,0 +1,119 @@
+/*
+ * A plain MPI program, built without any mpicoll header or library: the
+ * preload test runs it with and without libmpicoll_preload.so and compares
+ * what it prints. Several collectives, in place and not, a derived
+ * datatype, MPI_COMM_WORLD and a split communicator, and a point-to-point
+ * receive (MPI_ANY_SOURCE, MPI_ANY_TAG) posted before the collectives and
+ * matched after them. Values are integers (doubles too), so every
+ * algorithm gives the same bits.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long hash(const void *p, size_t n, unsigned long h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = h * 1099511628211UL ^ b[i];
+    return h;
+}
+
+/* Every rank's result hash and communicator, printed by rank 0 of
+ * MPI_COMM_WORLD in rank order (one writer: launchers may interleave the
+ * output of several). Both halves of the split call it together. */
+static void report(const char *what, unsigned long h, MPI_Comm comm, int color)
+{
+    (void)comm;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    unsigned long mine[2] = { (unsigned long)color, h }, *all = malloc(2 * (size_t)size * sizeof *all);
+    MPI_Gather(mine, 2, MPI_UNSIGNED_LONG, all, 2, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("%-24s", what);
+        for (int i = 0; i < size; i++)
+            printf(" %lu:%016lx", all[2 * i], all[2 * i + 1]);
+        printf("\n");
+    }
+    free(all);
+}
+
+static void run(MPI_Comm comm, int color)
+{
+    int rank, size, n = 37;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *si = malloc(sizeof(int) * (size_t)n * size), *ri = malloc(sizeof(int) * (size_t)n * size);
+    double *sd = malloc(sizeof(double) * (size_t)n * size), *rd = malloc(sizeof(double) * (size_t)n * size);
+    for (int i = 0; i < n * size; i++) {
+        si[i] = rank * 100000 + i;
+        sd[i] = (double)(rank + 1) * (i % 11);
+    }
+    MPI_Allgather(si, n, MPI_INT, ri, n, MPI_INT, comm);
+    report("allgather", hash(ri, sizeof(int) * (size_t)n * size, 1), comm, color);
+    memcpy(ri + (size_t)rank * n, si, sizeof(int) * (size_t)n);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ri, n, MPI_INT, comm);
+    report("allgather in place", hash(ri, sizeof(int) * (size_t)n * size, 2), comm, color);
+    MPI_Alltoall(si, n, MPI_INT, ri, n, MPI_INT, comm);
+    report("alltoall", hash(ri, sizeof(int) * (size_t)n * size, 3), comm, color);
+    MPI_Allreduce(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
+    report("allreduce double", hash(rd, sizeof(double) * (size_t)n, 4), comm, color);
+    memcpy(ri, si, sizeof(int) * (size_t)n);
+    MPI_Allreduce(MPI_IN_PLACE, ri, n, MPI_INT, MPI_MAX, comm);
+    report("allreduce in place", hash(ri, sizeof(int) * (size_t)n, 5), comm, color);
+    /* a strided type (every other int): Open MPI defines MPI_SUM & co. on
+     * predefined types only, so the strided type goes to a broadcast */
+    MPI_Datatype strided;
+    MPI_Type_vector(n / 2, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    memcpy(ri, si, sizeof(int) * (size_t)n);
+    MPI_Bcast(ri, 1, strided, size - 1, comm);
+    report("bcast strided", hash(ri, sizeof(int) * (size_t)n, 6), comm, color);
+    MPI_Type_free(&strided);
+    memset(rd, 0, sizeof(double) * (size_t)n);
+    MPI_Reduce(sd, rd, n, MPI_DOUBLE, MPI_SUM, size - 1, comm);
+    report("reduce", rank == size - 1 ? hash(rd, sizeof(double) * (size_t)n, 9) : 0, comm, color);
+    memcpy(ri, si, sizeof(int) * (size_t)n);
+    MPI_Bcast(ri, n, MPI_INT, size / 2, comm);
+    report("bcast", hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
+    MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
+    report("reduce_scatter_block", hash(ri, sizeof(int) * (size_t)n, 8), comm, color);
+    free(si);
+    free(ri);
+    free(sd);
+    free(rd);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size, got = -1, sent;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* the application's own message, posted before the collectives. Not
+     * on one rank: there MPICH 4.0.2's own MPI_Alltoall hangs while an
+     * MPI_ANY_SOURCE receive is pending (seen with mpiexec.mpich -n 1). */
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Status st = { 0 };
+    if (size > 1)
+        MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+    run(MPI_COMM_WORLD, 0);
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
+    run(half, 1 + rank % 2);
+    MPI_Comm_free(&half);
+    sent = 1000 + rank;
+    int ok = 1, all;
+    if (size > 1) {
+        MPI_Send(&sent, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD);
+        MPI_Wait(&req, &st);
+        ok = got == 1000 + (rank + size - 1) % size && st.MPI_TAG == 7;
+    }
+    MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("point-to-point during collectives: %s\n", all ? "ok" : "WRONG");
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The preload test: run.sh MPIEXEC NP APP PRELOAD_LIB
+# The same unmodified program with and without libmpicoll_preload.so must
+# print the same results; with it, the verbose log must show mpicoll's
+# algorithms for every collective; with MPICOLL_DISABLE=1, none.
+set -u
+mpiexec=$1 np=$2 app=$3 lib=$4
+if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
+  launch=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n "$np")
+  preload=(-x LD_PRELOAD="$lib" -x MPICOLL_VERBOSE -x MPICOLL_DISABLE)
+else
+  launch=("$mpiexec" -n "$np")
+  preload=(-genv LD_PRELOAD "$lib")
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL preload: $*"; exit 1; }
+
+"${launch[@]}" "$app" > "$dir/native" 2>&1
+[ $? = 0 ] || fail "the program failed without the preload library"
+MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/out" 2> "$dir/log" ||
+  { cat "$dir/log"; fail "the program failed with the preload library"; }
+grep -q "point-to-point during collectives: ok" "$dir/out" || fail "point-to-point messages were disturbed"
+diff -u "$dir/native" "$dir/out" || fail "results differ with the preload library"
+for c in allgather alltoall allreduce reduce bcast reduce_scatter_block; do
+  grep -q "^mpicoll: $c algorithm=" "$dir/log" || { cat "$dir/log"; fail "no mpicoll $c in the log"; }
+done
+MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/off" \
+  2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"
+diff -u "$dir/native" "$dir/off" || fail "results differ with MPICOLL_DISABLE=1"
+! grep -q "algorithm=" "$dir/offlog" || fail "mpicoll ran although MPICOLL_DISABLE=1"
+echo "preload: np=$np same results as the MPI library's own; mpicoll ran every collective; MPICOLL_DISABLE works"
