@@ -58,20 +58,9 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     const int plan_inplace = inplace && c->inplace_offset;
 
     call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
-    if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci.nnodes)) != MPI_SUCCESS)
-        return rc;
-    choice ch;
-    char err[512];
-    rc = select_choose(c, spec, 1, &ci, &ch, err, sizeof err);
-    if (rc != MPI_SUCCESS) {
-        if (me == 0)
-            mpicoll_print_error(err);
-        return rc;
-    }
-    select_log(c, &ch, &ci, me);
     const ready_plan *rp;
     plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
-    rc = comm_state_plan(st, c, &ch, pa, &rp);
+    rc = comm_state_prepare(st, c, spec, &ci, pa, &rp);
     if (rc != MPI_SUCCESS)
         return rc;
 

@@ -245,6 +245,24 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
     return MPI_SUCCESS;
 }
 
+int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
+                       plan_args pa, const ready_plan **rp)
+{
+    int rc = MPI_SUCCESS;
+    if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci->nnodes)) != MPI_SUCCESS)
+        return rc;
+    choice ch;
+    char err[512];
+    rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+    if (rc != MPI_SUCCESS) {
+        if (st->rank == 0)
+            mpicoll_print_error(err);
+        return rc;
+    }
+    select_log(c, &ch, ci, st->rank);
+    return comm_state_plan(st, c, &ch, pa, rp);
+}
+
 int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
                    void *const bufs[PLAN_NBUF], const exec_reduce *red)
 {

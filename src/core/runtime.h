@@ -89,6 +89,12 @@ typedef struct exec_reduce {
     void *scratch;              /* max_after bytes, for dst = dst ⊕ src */
 } exec_reduce;
 
+/* Selection and planning of one call, shared by the entry paths: the node
+ * count when rules need it, the choice (errors printed on rank 0), the
+ * log, and the plan for pa. */
+int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
+                       plan_args pa, const ready_plan **rp);
+
 /* Runs a ready plan on the state's private communicator (red: NULL when
  * the plan reduces nothing). */
 int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,

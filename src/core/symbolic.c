@@ -336,6 +336,16 @@ static int combine(sim *s, int r, cell *dst, const cell *left, const cell *right
     return 0;
 }
 
+/* A local operation's source and destination cells (NULL after fail). */
+static int operands(sim *s, int r, const plan_op *op, unsigned char **src, unsigned char **dst)
+{
+    int reg;
+    size_t abs;
+    *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
+    *dst = *src ? resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs) : NULL;
+    return *dst ? 0 : -1;
+}
+
 static int local_reduce(sim *s, int r, const plan_op *op)
 {
     size_t e = s->o->esize;
@@ -343,11 +353,8 @@ static int local_reduce(sim *s, int r, const plan_op *op)
         return fail(s, "rank %d round %zu reduces part of an element (offsets %zu, %zu, "
                     "%zu bytes; elements of %zu)", r, s->round[r], op->off, op->dst_off,
                     op->bytes, e);
-    int reg;
-    size_t abs;
-    unsigned char *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
-    unsigned char *dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
-    if (!src || !dst)
+    unsigned char *src, *dst;
+    if (operands(s, r, op, &src, &dst))
         return -1;
     for (size_t i = 0; i < op->bytes; i++) {
         cell *d = at(s, dst, i), *x = at(s, src, i);
@@ -377,11 +384,8 @@ static int finish_round(sim *s, int r)
                 return -1;
             continue;
         }
-        int reg;
-        size_t abs;
-        unsigned char *src = resolve(s, r, op->buf, op->off, op->bytes, &reg, &abs);
-        unsigned char *dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
-        if (!src || !dst)
+        unsigned char *src, *dst;
+        if (operands(s, r, op, &src, &dst))
             return -1;
         memmove(dst, src, op->bytes * s->csize);
     }

@@ -182,21 +182,10 @@ static int run(const vec_call *v, int p, int me)
     /* the message size: the whole vector's data bytes */
     call_info ci = { .p = p, .nnodes = 1, .commutative = commutative,
                      .bytes = (send_n > recv_n ? send_n : recv_n) * (size_t)L.size };
-    if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci.nnodes)) != MPI_SUCCESS)
-        return rc;
-    choice ch;
-    char err[512];
-    rc = select_choose(c, v->spec, 1, &ci, &ch, err, sizeof err);
-    if (rc != MPI_SUCCESS) {
-        if (me == 0)
-            mpicoll_print_error(err);
-        return rc;
-    }
-    select_log(c, &ch, &ci, me);
     const ready_plan *rp;
     plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
                      .commutative = commutative, .inplace = alias != NO_ALIAS };
-    rc = comm_state_plan(st, c, &ch, pa, &rp);
+    rc = comm_state_prepare(st, c, v->spec, &ci, pa, &rp);
     if (rc != MPI_SUCCESS)
         return rc;
 
