@@ -8,9 +8,19 @@
  * rank's time, and a cell is the average (or median) of those figures.
  * Every (size, algorithm) is validated once before it is timed.
  *
- * The size of a row is the bytes of one block: one rank's contribution for
- * allgather, what one rank sends to one peer for alltoall (as OSU's
- * osu_allgather and osu_alltoall count them).
+ * The size of a row is the bytes of one block for allgather (one rank's
+ * contribution) and alltoall (what one rank sends to one peer), and of the
+ * whole vector for allreduce, reduce, bcast and reduce_scatter_block (all p
+ * blocks), as OSU's osu_allgather, osu_alltoall, osu_allreduce, osu_reduce,
+ * osu_bcast and osu_reduce_scatter count them.
+ *
+ * The vector collectives run on a type (-T: char, int, float, double;
+ * MPI_SIGNED_CHAR for char) with MPI_SUM, reduce and bcast at root 0. Their
+ * data are small integers, so that every sum is exact whatever the order
+ * of the additions, and every element of the result is checked.
+ * --counts LIST gives the element counts of the rows instead of the byte
+ * ladder, and prints milliseconds (seed 001's table: p, n, one column per
+ * algorithm).
  */
 #include "bench.h"
 
@@ -46,26 +56,53 @@
 
 #define PREFIX "mpicoll bench: "
 
-/* One call of a collective on blocks of `bytes` bytes. spec NULL means the
- * MPI library's own implementation; never pass NULL to mpicoll's *_with, for
- * which it means the automatic selection. */
+/* The element types of -T. */
+struct etype {
+    const char *name;
+    MPI_Datatype type; /* set at run time: handles are not constants everywhere */
+    size_t size;
+};
+
+enum { T_CHAR, T_INT, T_FLOAT, T_DOUBLE, NTYPES };
+
+static struct etype etypes[NTYPES] = {
+    { "char", MPI_DATATYPE_NULL, 1 },
+    { "int", MPI_DATATYPE_NULL, sizeof(int) },
+    { "float", MPI_DATATYPE_NULL, sizeof(float) },
+    { "double", MPI_DATATYPE_NULL, sizeof(double) },
+};
+
+/* One call of a collective: `count` is its count argument (sendcount =
+ * recvcount for allgather and alltoall, recvcount for reduce_scatter_block)
+ * in elements of `type`. spec NULL means the MPI library's own
+ * implementation; never pass NULL to mpicoll's *_with, for which it means
+ * the automatic selection. */
 typedef int (*run_fn)(const char *spec, const void *sendbuf, void *recvbuf,
-                      int bytes, MPI_Comm comm);
-/* 1 if recvbuf, on rank `rank`, holds what the collective must deliver when
- * byte i of every rank's send buffer is pattern(rank, i). */
-typedef int (*check_fn)(const unsigned char *recvbuf, size_t bytes, int rank, int nranks);
+                      int count, MPI_Datatype type, MPI_Comm comm);
+/* 1 if recvbuf, on rank `rank`, holds what the collective must deliver
+ * when the send buffers hold what fill() puts there. */
+typedef int (*check_fn)(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                        int rank, int nranks);
 
 struct collective {
     const char *name;
     run_fn run;
     check_fn check;
-    int send_per_peer; /* 1: the send buffer holds one block per rank (alltoall);
-                        * 0: one block (allgather) */
+    int send_per_peer; /* 1: the send buffer holds one block per rank (alltoall,
+                        * reduce_scatter_block); 0: one block */
+    int recv_per_peer; /* 1: the receive buffer holds one block per rank (allgather,
+                        * alltoall); 0: one block */
+    int vector;        /* 1: typed values (fill_values); 0: bytes (pattern) */
+    int default_type;
+    const char *size_is; /* what a row's size counts, for the header */
 };
 
 struct options {
     const struct collective *coll;
+    const struct etype *type;
     long min_bytes, max_bytes;
+    long counts[64];        /* --counts: the elements of the rows */
+    int ncounts;            /* 0: the -m ladder */
     int iters, warmup;      /* -1: OSU's defaults, which depend on the size */
     const char *algorithms; /* the -a list */
     long delay_us;          /* sleep between iterations, outside the timed region */
@@ -91,6 +128,8 @@ struct bench {
     int rank, nranks;
     MPI_Comm comm; /* where the measured calls run */
     unsigned char *sendbuf, *recvbuf;
+    size_t rows[96];        /* the count argument of each row's calls */
+    int nrows;
     double *times, *maxima; /* per timed iteration, plus an error slot */
     int failed_any;         /* known on rank 0 only */
 };
@@ -109,8 +148,9 @@ static unsigned char pattern(int rank, size_t pos)
 }
 
 static int run_allgather(const char *spec, const void *sendbuf, void *recvbuf,
-                         int bytes, MPI_Comm comm)
+                         int bytes, MPI_Datatype type, MPI_Comm comm)
 {
+    (void)type; /* MPI_BYTE: -T is char for the block collectives */
     if (spec == NULL)
         return MPI_Allgather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, comm);
     return mpicoll_allgather_with(spec, sendbuf, bytes, MPI_BYTE,
@@ -127,9 +167,11 @@ static int guard_intact(const unsigned char *recvbuf, size_t bytes, int nranks)
     return 1;
 }
 
-static int check_allgather(const unsigned char *recvbuf, size_t bytes, int rank, int nranks)
+static int check_allgather(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                           int rank, int nranks)
 {
     (void)rank;
+    (void)t;
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < bytes; i++)
             if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
@@ -138,8 +180,9 @@ static int check_allgather(const unsigned char *recvbuf, size_t bytes, int rank,
 }
 
 static int run_alltoall(const char *spec, const void *sendbuf, void *recvbuf,
-                        int bytes, MPI_Comm comm)
+                        int bytes, MPI_Datatype type, MPI_Comm comm)
 {
+    (void)type;
     if (spec == NULL)
         return MPI_Alltoall(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, comm);
     return mpicoll_alltoall_with(spec, sendbuf, bytes, MPI_BYTE,
@@ -148,8 +191,10 @@ static int run_alltoall(const char *spec, const void *sendbuf, void *recvbuf,
 
 /* Block r must be block `rank` of rank r's send buffer: its bytes at
  * positions rank * bytes + i. */
-static int check_alltoall(const unsigned char *recvbuf, size_t bytes, int rank, int nranks)
+static int check_alltoall(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                          int rank, int nranks)
 {
+    (void)t;
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < bytes; i++)
             if (recvbuf[(size_t)r * bytes + i] != pattern(r, (size_t)rank * bytes + i))
@@ -157,9 +202,141 @@ static int check_alltoall(const unsigned char *recvbuf, size_t bytes, int rank, 
     return guard_intact(recvbuf, bytes, nranks);
 }
 
+/* ---- the vector collectives: typed values, MPI_SUM ---------------------- */
+
+/* Element i of `rank`'s send vector: a small integer (exact sums in float
+ * for up to 2^18 ranks; in signed char, ranks from 64 on send zeros). */
+static long value(const struct etype *t, int rank, size_t i)
+{
+    if (t == &etypes[T_CHAR])
+        return rank < 64 ? (long)(((size_t)rank + i) % 2) : 0;
+    return (long)(((size_t)rank * 3 + i) % 64);
+}
+
+static void put(const struct etype *t, unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x = (signed char)v; memcpy(buf + i, &x, 1); break; }
+    case T_INT: { int x = (int)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    case T_FLOAT: { float x = (float)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    default: { double x = (double)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    }
+}
+
+/* 1 if element i of buf is exactly v (a SENTINEL-filled float or double is
+ * a NaN, equal to nothing). */
+static int is(const struct etype *t, const unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x; memcpy(&x, buf + i, 1); return x == v; }
+    case T_INT: { int x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == v; }
+    case T_FLOAT: { float x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (float)v; }
+    default: { double x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (double)v; }
+    }
+}
+
+static long sum_over_ranks(const struct etype *t, int nranks, size_t i)
+{
+    long s = 0;
+    for (int r = 0; r < nranks; r++)
+        s += value(t, r, i);
+    return s;
+}
+
+static int guard_after(const unsigned char *end)
+{
+    for (size_t i = 0; i < GUARD_BYTES; i++)
+        if (end[i] != SENTINEL)
+            return 0;
+    return 1;
+}
+
+#define BENCH_ROOT 0
+
+static int run_allreduce(const char *spec, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype type, MPI_Comm comm)
+{
+    if (spec == NULL)
+        return MPI_Allreduce(sendbuf, recvbuf, count, type, MPI_SUM, comm);
+    return mpicoll_allreduce_with(spec, sendbuf, recvbuf, count, type, MPI_SUM, comm);
+}
+
+static int check_allreduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                           int rank, int nranks)
+{
+    (void)rank;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, i)))
+            return 0;
+    return guard_after(recvbuf + count * t->size);
+}
+
+static int run_reduce(const char *spec, const void *sendbuf, void *recvbuf,
+                      int count, MPI_Datatype type, MPI_Comm comm)
+{
+    if (spec == NULL)
+        return MPI_Reduce(sendbuf, recvbuf, count, type, MPI_SUM, BENCH_ROOT, comm);
+    return mpicoll_reduce_with(spec, sendbuf, recvbuf, count, type, MPI_SUM, BENCH_ROOT, comm);
+}
+
+/* The root holds the sum (the receive buffer is insignificant elsewhere). */
+static int check_reduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                        int rank, int nranks)
+{
+    if (rank == BENCH_ROOT)
+        return check_allreduce(recvbuf, count, t, rank, nranks);
+    return guard_after(recvbuf + count * t->size);
+}
+
+/* The buffer is the receive buffer; validate() fills the root's. */
+static int run_bcast(const char *spec, const void *sendbuf, void *recvbuf,
+                     int count, MPI_Datatype type, MPI_Comm comm)
+{
+    (void)sendbuf;
+    if (spec == NULL)
+        return MPI_Bcast(recvbuf, count, type, BENCH_ROOT, comm);
+    return mpicoll_bcast_with(spec, recvbuf, count, type, BENCH_ROOT, comm);
+}
+
+static int check_bcast(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                       int rank, int nranks)
+{
+    (void)rank;
+    (void)nranks;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, value(t, BENCH_ROOT, i)))
+            return 0;
+    return guard_after(recvbuf + count * t->size);
+}
+
+static int run_reduce_scatter_block(const char *spec, const void *sendbuf, void *recvbuf,
+                                    int count, MPI_Datatype type, MPI_Comm comm)
+{
+    if (spec == NULL)
+        return MPI_Reduce_scatter_block(sendbuf, recvbuf, count, type, MPI_SUM, comm);
+    return mpicoll_reduce_scatter_block_with(spec, sendbuf, recvbuf, count, type, MPI_SUM,
+                                             comm);
+}
+
+/* Block `rank` of the sum: elements rank * count + i of the vectors. */
+static int check_reduce_scatter_block(const unsigned char *recvbuf, size_t count,
+                                      const struct etype *t, int rank, int nranks)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, (size_t)rank * count + i)))
+            return 0;
+    return guard_after(recvbuf + count * t->size);
+}
+
 static const struct collective collectives[] = {
-    { "allgather", run_allgather, check_allgather, 0 },
-    { "alltoall", run_alltoall, check_alltoall, 1 },
+    { "allgather", run_allgather, check_allgather, 0, 1, 0, T_CHAR, "one rank's block" },
+    { "alltoall", run_alltoall, check_alltoall, 1, 1, 0, T_CHAR,
+      "the block one rank sends to one peer" },
+    { "allreduce", run_allreduce, check_allreduce, 0, 0, 1, T_FLOAT, "the whole vector" },
+    { "reduce", run_reduce, check_reduce, 0, 0, 1, T_FLOAT, "the whole vector (root 0)" },
+    { "bcast", run_bcast, check_bcast, 0, 0, 1, T_CHAR, "the whole vector (root 0)" },
+    { "reduce_scatter_block", run_reduce_scatter_block, check_reduce_scatter_block, 1, 0, 1,
+      T_FLOAT, "the whole vector: all p blocks (recvcount = n / p)" },
 };
 #define NCOLLECTIVES ((int)(sizeof collectives / sizeof collectives[0]))
 
@@ -195,7 +372,11 @@ static void usage(FILE *f)
         "Times every algorithm mpicoll has for COLLECTIVE, and the MPI library's\n"
         "own (column 'native'), on P ranks; prints one row per block size.\n"
         "A block is one rank's contribution for allgather, and what one rank sends\n"
-        "to one peer for alltoall (as OSU's osu_allgather and osu_alltoall).\n"
+        "to one peer for alltoall (as OSU's osu_allgather and osu_alltoall); for\n"
+        "allreduce, reduce, bcast and reduce_scatter_block a row's size is the\n"
+        "whole vector (for reduce_scatter_block all p blocks: recvcount = n / p),\n"
+        "as osu_allreduce counts it; they run MPI_SUM (reduce, bcast at root 0)\n"
+        "on -T's type and check every element.\n"
         "\n"
         "The second form measures the one size SIZE (bytes per block) with\n"
         "ITERATIONS timed iterations and DELAY microseconds between iterations\n"
@@ -212,6 +393,15 @@ static void usage(FILE *f)
         "  --delay US    sleep US microseconds between iterations (warm-up ones\n"
         "                included), outside the timed region (default 0)\n"
         "  --median      report the median of the iterations, not their average\n"
+        "  -T, --type TYPE  element type of allreduce, reduce, bcast and\n"
+        "                reduce_scatter_block: char, int, float or double (default\n"
+        "                float for the reductions, char for bcast; allgather and\n"
+        "                alltoall: char, i.e. MPI_BYTE)\n"
+        "  --counts LIST comma-separated element counts of the vector (allgather,\n"
+        "                alltoall: of a block), instead of the -m ladder; rows are\n"
+        "                (p, n) and cells milliseconds. Seed 001's table:\n"
+        "                mpirun -n P mpicoll bench allreduce --type float \\\n"
+        "                    --counts 1024,32768,1048576\n"
         "  -h, --help    this help\n"
         "\n"
         "collectives: ",
@@ -302,6 +492,36 @@ static int unknown_collective(const char *name, int rank)
     return EXIT_USAGE;
 }
 
+static int parse_type(const char *val, struct options *opt, int rank)
+{
+    for (int i = 0; i < NTYPES; i++)
+        if (strcmp(val, etypes[i].name) == 0) {
+            opt->type = &etypes[i];
+            return 0;
+        }
+    return usage_error(rank, "--type: expected char, int, float or double, got '%s'", val);
+}
+
+static int parse_counts(const char *val, struct options *opt, int rank)
+{
+    const int cap = (int)(sizeof opt->counts / sizeof opt->counts[0]);
+    const char *tok = val;
+
+    opt->ncounts = 0;
+    for (;;) {
+        size_t len = strcspn(tok, ",");
+
+        if (opt->ncounts == cap
+            || !parse_long(tok, tok + len, 1, INT_MAX, &opt->counts[opt->ncounts]))
+            return usage_error(rank, "--counts: expected up to %d comma-separated counts"
+                               " from 1 to %d, got '%s'", cap, INT_MAX, val);
+        opt->ncounts++;
+        if (tok[len] == '\0')
+            return 0;
+        tok += len + 1;
+    }
+}
+
 static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
@@ -369,6 +589,24 @@ static int parse_options(int argc, char **argv, struct options *opt, int rank)
             opt->help = 1;
         } else if (strcmp(arg, "--median") == 0) {
             opt->median = 1;
+        } else if (strcmp(arg, "-T") == 0 || strcmp(arg, "--type") == 0
+                   || strncmp(arg, "--type=", 7) == 0 || strncmp(arg, "-T", 2) == 0) {
+            const char *val = strncmp(arg, "--type=", 7) == 0 ? arg + 7
+                              : strncmp(arg, "-T", 2) == 0 && arg[2] ? arg + 2
+                              : i + 1 < argc ? argv[++i] : NULL;
+
+            if (val == NULL)
+                return usage_error(rank, "%s needs a value", arg);
+            if (parse_type(val, opt, rank) != 0)
+                return EXIT_USAGE;
+        } else if (strcmp(arg, "--counts") == 0 || strncmp(arg, "--counts=", 9) == 0) {
+            const char *val = arg[8] ? arg + 9 : i + 1 < argc ? argv[++i] : NULL;
+
+            if (val == NULL)
+                return usage_error(rank, "%s needs a value", arg);
+            if (parse_counts(val, opt, rank) != 0)
+                return EXIT_USAGE;
+            strcpy(given, "--counts");
         } else if (strcmp(arg, "--delay") == 0 || strncmp(arg, "--delay=", 8) == 0) {
             const char *val = arg[7] ? arg + 8 : i + 1 < argc ? argv[++i] : NULL;
 
@@ -395,8 +633,13 @@ static int parse_options(int argc, char **argv, struct options *opt, int rank)
             return usage_error(rank, "unknown option '%s'", arg);
         }
     }
-    if (npos > 0 && !opt->help)
-        return set_positional(opt, pos, npos, given, rank);
+    if (npos > 0 && !opt->help && set_positional(opt, pos, npos, given, rank) != 0)
+        return EXIT_USAGE;
+    if (opt->type == NULL)
+        opt->type = &etypes[opt->coll->default_type];
+    else if (!opt->coll->vector && opt->type != &etypes[T_CHAR])
+        return usage_error(rank, "--type: %s moves bytes (MPI_BYTE): only 'char'",
+                           opt->coll->name);
     return 0;
 }
 
@@ -505,34 +748,69 @@ static int warmups(const struct options *opt, size_t bytes)
     return bytes > LARGE_BYTES ? WARMUP_LARGE : WARMUP_SMALL;
 }
 
-/* Bytes of one rank's send buffer for blocks of `bytes`. */
-static size_t send_len(const struct bench *b, size_t bytes)
+/* Elements of one rank's send buffer for a call of count `count`. */
+static size_t send_elems(const struct collective *c, int nranks, size_t count)
 {
-    return b->opt->coll->send_per_peer ? (size_t)b->nranks * bytes : bytes;
+    return c->send_per_peer ? (size_t)nranks * count : count;
 }
 
-static int send_intact(const unsigned char *sendbuf, int rank, size_t bytes)
+/* Elements of one rank's receive buffer. */
+static size_t recv_elems(const struct collective *c, int nranks, size_t count)
 {
-    for (size_t i = 0; i < bytes; i++)
-        if (sendbuf[i] != pattern(rank, i))
+    return c->recv_per_peer ? (size_t)nranks * count : count;
+}
+
+/* The size of a row, in bytes: a block (allgather, alltoall) or the whole
+ * vector (the others; all p blocks for reduce_scatter_block). */
+static size_t row_bytes(const struct options *opt, int nranks, size_t count)
+{
+    const struct collective *c = opt->coll;
+
+    return (c->vector && c->send_per_peer ? (size_t)nranks : 1) * count * opt->type->size;
+}
+
+/* The send data of `rank`: pattern() bytes, or typed values. */
+static void fill(const struct bench *b, unsigned char *buf, int rank, size_t elems)
+{
+    const struct etype *t = b->opt->type;
+
+    for (size_t i = 0; i < elems; i++) {
+        if (b->opt->coll->vector)
+            put(t, buf, i, value(t, rank, i));
+        else
+            buf[i] = pattern(rank, i);
+    }
+}
+
+static int send_intact(const struct bench *b, size_t elems)
+{
+    const struct etype *t = b->opt->type;
+
+    for (size_t i = 0; i < elems; i++)
+        if (b->opt->coll->vector ? !is(t, b->sendbuf, i, value(t, b->rank, i))
+            : b->sendbuf[i] != pattern(b->rank, i))
             return 0;
     return 1;
 }
 
 /* One call outside the timed region, into a receive buffer full of
- * SENTINEL. All ranks agree on the verdict, since a wrong result may show
- * on some ranks only. */
-static int validate(const struct bench *b, const char *spec, size_t bytes)
+ * SENTINEL (bcast: the root's holds the data). All ranks agree on the
+ * verdict, since a wrong result may show on some ranks only. */
+static int validate(const struct bench *b, const char *spec, size_t count)
 {
+    const struct collective *c = b->opt->coll;
+    size_t selems = send_elems(c, b->nranks, count);
     int ok;
-    size_t slen = send_len(b, bytes);
 
-    for (size_t i = 0; i < slen; i++)
-        b->sendbuf[i] = pattern(b->rank, i);
-    memset(b->recvbuf, SENTINEL, (size_t)b->nranks * bytes + GUARD_BYTES);
-    ok = b->opt->coll->run(spec, b->sendbuf, b->recvbuf, (int)bytes, b->comm) == MPI_SUCCESS
-         && b->opt->coll->check(b->recvbuf, bytes, b->rank, b->nranks)
-         && send_intact(b->sendbuf, b->rank, slen);
+    fill(b, b->sendbuf, b->rank, selems);
+    memset(b->recvbuf, SENTINEL, recv_elems(c, b->nranks, count) * b->opt->type->size
+           + GUARD_BYTES);
+    if (c->run == run_bcast && b->rank == BENCH_ROOT)
+        fill(b, b->recvbuf, BENCH_ROOT, count);
+    ok = c->run(spec, b->sendbuf, b->recvbuf, (int)count, b->opt->type->type, b->comm)
+             == MPI_SUCCESS
+         && c->check(b->recvbuf, count, b->opt->type, b->rank, b->nranks)
+         && send_intact(b, selems);
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     return ok;
 }
@@ -550,7 +828,7 @@ static void sleep_us(long us)
  * MAX reduction of the times, so one reduction tells rank 0 both. The
  * --delay sleep follows each iteration, after its time is taken and before
  * the next iteration's barrier. */
-static void time_iterations(struct bench *b, const char *spec, size_t bytes,
+static void time_iterations(struct bench *b, const char *spec, size_t count,
                             int warmup, int iters)
 {
     int failed = 0;
@@ -558,7 +836,8 @@ static void time_iterations(struct bench *b, const char *spec, size_t bytes,
     for (int i = -warmup; i < iters; i++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
-        int rc = b->opt->coll->run(spec, b->sendbuf, b->recvbuf, (int)bytes, b->comm);
+        int rc = b->opt->coll->run(spec, b->sendbuf, b->recvbuf, (int)count,
+                                   b->opt->type->type, b->comm);
         double elapsed = MPI_Wtime() - start;
 
         failed |= rc != MPI_SUCCESS;
@@ -590,13 +869,14 @@ static void summarize(double *maxima, int iters, struct cell *cell)
     cell->median_us = (maxima[(iters - 1) / 2] + maxima[iters / 2]) / 2 * 1e6;
 }
 
-static void measure(struct bench *b, struct column *col, size_t bytes)
+static void measure(struct bench *b, struct column *col, size_t count)
 {
+    size_t bytes = row_bytes(b->opt, b->nranks, count);
     int iters = iterations(b->opt, bytes);
 
-    col->cell.failed = !validate(b, col->spec, bytes);
+    col->cell.failed = !validate(b, col->spec, count);
     if (!col->cell.failed) {
-        time_iterations(b, col->spec, bytes, warmups(b->opt, bytes), iters);
+        time_iterations(b, col->spec, count, warmups(b->opt, bytes), iters);
         MPI_Reduce(b->times, b->maxima, iters + 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (b->rank == 0)
             summarize(b->maxima, iters, &col->cell);
@@ -631,11 +911,21 @@ static void print_header(const struct bench *b, const struct column *cols, int n
     print_count(", warm-up", b->opt->warmup, WARMUP_SMALL, WARMUP_LARGE);
     if (b->opt->delay_us > 0)
         printf(", delay between iterations: %ld us (not timed)", b->opt->delay_us);
-    printf("\n# bytes: %s\n# cells: %s of the slowest rank's time per iteration, in us;"
+    if (b->opt->ncounts)
+        printf("\n# p: ranks; n: elements of %s", b->opt->coll->size_is);
+    else
+        printf("\n# bytes: %s", b->opt->coll->size_is);
+    if (b->opt->coll->vector)
+        printf("\n# type: %s, %s", b->opt->type->name,
+               b->opt->coll->run == run_bcast ? "root 0" : b->opt->coll->run == run_reduce
+               ? "MPI_SUM, root 0" : "MPI_SUM");
+    printf("\n# cells: %s of the slowest rank's time per iteration, in %s;"
            " * = fastest of the row\n# date: %s\n",
-           b->opt->coll->send_per_peer ? "the block one rank sends to one peer"
-           : "one rank's block", b->opt->median ? "median" : "average", date);
-    printf("%*s", BYTES_WIDTH, "bytes");
+           b->opt->median ? "median" : "average", b->opt->ncounts ? "ms" : "us", date);
+    if (b->opt->ncounts)
+        printf("%4s %*s", "p", BYTES_WIDTH, "n");
+    else
+        printf("%*s", BYTES_WIDTH, "bytes");
     for (int c = 0; c < ncols; c++)
         if (cols[c].applicable == 1)
             printf("  %*s ", cols[c].width, cols[c].label);
@@ -663,26 +953,39 @@ static int fastest(const struct column *cols, int ncols, int median)
 
 /* Cells keep one character after the figure for the '*', so that decimal
  * points line up whether or not a cell is marked. */
-static void print_row(const struct column *cols, int ncols, size_t bytes, int median)
+static void print_row(const struct bench *b, const struct column *cols, int ncols,
+                      size_t count)
 {
+    const int median = b->opt->median, ms = b->opt->ncounts > 0;
     int best = fastest(cols, ncols, median);
+    size_t bytes = row_bytes(b->opt, b->nranks, count);
 
-    printf("%*zu", BYTES_WIDTH, bytes);
+    if (ms)
+        printf("%4d %*zu", b->nranks, BYTES_WIDTH, bytes / b->opt->type->size);
+    else
+        printf("%*zu", BYTES_WIDTH, bytes);
     for (int c = 0; c < ncols; c++) {
         if (cols[c].applicable != 1)
             continue;
         if (cols[c].cell.failed)
             printf("  %*s ", cols[c].width, "FAIL");
         else
-            printf("  %*.2f%c", cols[c].width, figure(&cols[c].cell, median),
-                   c == best ? '*' : ' ');
+            printf(ms ? "  %*.4f%c" : "  %*.2f%c", cols[c].width,
+                   figure(&cols[c].cell, median) / (ms ? 1000 : 1), c == best ? '*' : ' ');
     }
     printf("  %s\n", best >= 0 ? cols[best].label : "-");
     fflush(stdout); /* a row at a time: large sizes take a while */
 }
 
-static void print_notes(const struct column *cols, int ncols, int nranks, int failed_any)
+static void print_notes(const struct bench *b, const struct column *cols, int ncols,
+                        int nranks, int failed_any)
 {
+    if (b->opt->coll->run == run_allreduce)
+        printf("# seed 001's columns: MPI_Allreduce is native, Naive_Allreduce is"
+               " basic_linear (reduce to rank 0, then broadcast), Ring_Allreduce is ring\n");
+    if (b->opt->coll->run == run_reduce_scatter_block && b->opt->ncounts)
+        printf("# n is p * recvcount, recvcount = requested n / p (rows where that is 0"
+               " are left out)\n");
     for (int c = 0; c < ncols; c++) {
         if (cols[c].applicable == 0)
             printf("# not measured: %s: not applicable on %d ranks"
@@ -702,16 +1005,48 @@ static void print_notes(const struct column *cols, int ncols, int nranks, int fa
  * algorithm shows as FAIL instead of aborting the run, while the harness's
  * own calls stay on MPI_COMM_WORLD where errors are fatal. Returns 1 if
  * every rank succeeded. */
+/* Appends a row of call count `count` unless it is 0 or the last one. */
+static void add_row(struct bench *b, size_t count)
+{
+    const int cap = (int)(sizeof b->rows / sizeof b->rows[0]);
+
+    if (count == 0 || b->nrows == cap || (b->nrows > 0 && b->rows[b->nrows - 1] == count))
+        return;
+    b->rows[b->nrows++] = count;
+}
+
+/* The rows: the -m ladder of sizes in bytes, or the --counts list of
+ * vector elements, as call counts (reduce_scatter_block: n / p). */
+static void plan_rows(struct bench *b)
+{
+    const struct options *opt = b->opt;
+    size_t per = opt->coll->vector && opt->coll->send_per_peer ? (size_t)b->nranks : 1;
+
+    b->nrows = 0;
+    if (opt->ncounts) {
+        for (int i = 0; i < opt->ncounts; i++)
+            add_row(b, (size_t)opt->counts[i] / per);
+        return;
+    }
+    for (size_t bytes = (size_t)opt->min_bytes; bytes <= (size_t)opt->max_bytes; bytes *= 2)
+        add_row(b, bytes / opt->type->size / per);
+}
+
 static int setup(struct bench *b)
 {
-    size_t max = (size_t)b->opt->max_bytes;
+    const struct collective *c = b->opt->coll;
+    size_t max = 0, tsize = b->opt->type->size;
     /* ITERS_SMALL is the larger default; +1 for the error slot */
     size_t slots = (size_t)(b->opt->iters >= 0 ? b->opt->iters : ITERS_SMALL) + 1;
     int ok;
 
-    if (max <= (SIZE_MAX - GUARD_BYTES) / (size_t)b->nranks) {
-        b->sendbuf = malloc(send_len(b, max));
-        b->recvbuf = malloc((size_t)b->nranks * max + GUARD_BYTES);
+    plan_rows(b);
+    for (int i = 0; i < b->nrows; i++)
+        if (b->rows[i] > max)
+            max = b->rows[i];
+    if (b->nrows > 0 && max <= (SIZE_MAX - GUARD_BYTES) / (size_t)b->nranks / tsize) {
+        b->sendbuf = malloc(send_elems(c, b->nranks, max) * tsize);
+        b->recvbuf = malloc(recv_elems(c, b->nranks, max) * tsize + GUARD_BYTES);
     }
     b->times = malloc(slots * sizeof *b->times);
     b->maxima = malloc(slots * sizeof *b->maxima);
@@ -740,16 +1075,15 @@ static void measure_all(struct bench *b, struct column *cols, int ncols)
 {
     if (b->rank == 0)
         print_header(b, cols, ncols);
-    for (size_t bytes = (size_t)b->opt->min_bytes; bytes <= (size_t)b->opt->max_bytes;
-         bytes *= 2) {
+    for (int r = 0; r < b->nrows; r++) {
         for (int c = 0; c < ncols; c++)
             if (cols[c].applicable == 1)
-                measure(b, &cols[c], bytes);
+                measure(b, &cols[c], b->rows[r]);
         if (b->rank == 0)
-            print_row(cols, ncols, bytes, b->opt->median);
+            print_row(b, cols, ncols, b->rows[r]);
     }
     if (b->rank == 0)
-        print_notes(cols, ncols, b->nranks, b->failed_any);
+        print_notes(b, cols, ncols, b->nranks, b->failed_any);
 }
 
 static int run_bench(const struct options *opt, struct column *cols, int ncols,
@@ -764,8 +1098,8 @@ static int run_bench(const struct options *opt, struct column *cols, int ncols,
         /* only rank 0 saw errors raised while timing */
         MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     } else if (rank == 0) {
-        fprintf(stderr, PREFIX "cannot allocate buffers for %ld-byte blocks on %d ranks\n",
-                opt->max_bytes, nranks);
+        fprintf(stderr, PREFIX "cannot allocate the buffers for these sizes on %d ranks"
+                " (or no size is left)\n", nranks);
     }
     teardown(&b);
     return code;
@@ -802,6 +1136,10 @@ int mpicoll_cli_bench(int argc, char **argv)
     int provided, rank, nranks, code;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
+    etypes[T_CHAR].type = MPI_SIGNED_CHAR;
+    etypes[T_INT].type = MPI_INT;
+    etypes[T_FLOAT].type = MPI_FLOAT;
+    etypes[T_DOUBLE].type = MPI_DOUBLE;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     code = bench(argc, argv, rank, nranks);
