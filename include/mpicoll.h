@@ -70,6 +70,61 @@ int mpicoll_reduce_scatter_block_with(const char *algorithm, const void *sendbuf
                                       void *recvbuf, int recvcount, MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm);
 
+/* ---- Non-blocking and persistent collectives -----------------------------
+ * The same algorithms and selection as the blocking calls (MPICOLL_<COLL>,
+ * rules, fallbacks). A request advances when it is tested or waited on, or
+ * through mpicoll_progress(); no helper thread. Collectives on one
+ * communicator must be started in the same order on every rank (MPI's
+ * rule); any number may be outstanding, completed in any order. Errors of
+ * the request calls go to MPI_COMM_WORLD's error handler. */
+
+typedef struct mpicoll_request_s *mpicoll_request;
+#define MPICOLL_REQUEST_NULL ((mpicoll_request)0)
+
+int mpicoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       mpicoll_request *request);
+int mpicoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      mpicoll_request *request);
+int mpicoll_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, mpicoll_request *request);
+int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request);
+int mpicoll_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   mpicoll_request *request);
+int mpicoll_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  mpicoll_request *request);
+
+/* Persistent (MPI-4 style): the plan is built and the buffers bound once;
+ * each mpicoll_start runs it with no allocation and no re-planning. */
+int mpicoll_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           mpicoll_request *request);
+int mpicoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          mpicoll_request *request);
+int mpicoll_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, mpicoll_request *request);
+int mpicoll_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request);
+int mpicoll_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       mpicoll_request *request);
+int mpicoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      mpicoll_request *request);
+
+int mpicoll_start(mpicoll_request *request);
+int mpicoll_test(mpicoll_request *request, int *flag);
+int mpicoll_wait(mpicoll_request *request);
+int mpicoll_testall(int count, mpicoll_request requests[], int *flag);
+int mpicoll_waitall(int count, mpicoll_request requests[]);
+/* Frees an inactive request (a persistent one, or one not yet started). */
+int mpicoll_request_free(mpicoll_request *request);
+/* Advances every active request one step, without blocking. */
+int mpicoll_progress(void);
+
 /* ---- Introspection (tools, benchmarks, tests) ---------------------------
  * `collective` is a collective's name: "allgather", "alltoall", "allreduce",
  * "reduce", "bcast", "reduce_scatter_block". */

@@ -126,7 +126,7 @@ static void layout(int which, int p, int *node_of)
 /* The calls an algorithm is proven on at p ranks, most thorough for small
  * p. Moving data: blocks of 1 byte in and out of place up to p = 256, of 3
  * bytes (an offset counted in blocks where bytes were meant shows) up to
- * p = 64. Reductions: vectors of 1, p - 1, p + 1 and 3p + 2 elements of 1
+ * p = 64. Reductions: vectors of 1, p + 1, p - 1 and 3p + 2 elements of 1
  * byte (and of 3 bytes up to p = 16), fewer beyond p = 16; commutative and
  * not. Rooted collectives: roots 0, p - 1 and p / 2. */
 #define MAXV 96
@@ -136,6 +136,8 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v)
     if (p > 64 && nroots > 1)
         nroots = 2;
     int orders = c->reduction && !(a->restrictions & R_COMMUTATIVE) ? 2 : 1;
+    /* beyond p = 64 one element only: a reduce_scatter_block of p + 1
+     * elements per block would hold p(p + 1) cells on every rank */
     size_t counts[4] = { 1, (size_t)p + 1, p > 1 ? (size_t)p - 1 : 2, 3 * (size_t)p + 2 };
     int ncounts = !c->reduction ? 1 : p <= 16 ? 4 : p <= 64 ? 2 : 1;
     for (int ri = 0; ri < nroots; ri++)
@@ -165,6 +167,7 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     int *node_of = malloc((size_t)maxp * sizeof *node_of);
     int nlayouts = a->restrictions & R_NODES ? NLAYOUTS : 1;
     sym_result last = { 0 }, r;
+    size_t last_count = 0;
     sym_opts v[MAXV];
     if (!node_of)
         return 1;
@@ -189,8 +192,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
                     printf("%-20s FAILED %s%s%s\n", a->name, r.why, nlayouts > 1 ? "; " : "",
                            nlayouts > 1 ? layout_names[l] : "");
                     rc = 1;
-                } else if (k == 0 && l == 0) {
-                    last = r;
+                } else if (l == 0 && (k == 0 || (c->reduction && v[k].block == ((size_t)p + 1) *
+                                                     v[k].esize && v[k].esize == 1 &&
+                                                     !v[k].inplace && !v[k].ordered))) {
+                    last = r;   /* reductions: the vector of p + 1 elements when it ran */
+                    last_count = c->reduction ? v[k].block : 0;
                 }
             }
         }
@@ -220,9 +226,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
            last.worst.copy_bytes);
     if (c->reduction)
         printf(" reduced=%zun", last.worst.reduce_bytes);
+    char unit[64] = "block bytes";
+    if (c->reduction)
+        snprintf(unit, sizeof unit, "one element's bytes, vectors of %zu", last_count);
     printf("  cost=%.0fα + %.0fnβ%s   (n = %s; max over ranks%s)\n", last.alpha_max,
-           last.beta_max, c->reduction ? " + reducedγ" : "",
-           c->reduction ? "one element's bytes, vector of p+1" : "block bytes",
+           last.beta_max, c->reduction ? " + reducedγ" : "", unit,
            nlayouts > 1 ? "; one node" : "");
     return 0;
 }

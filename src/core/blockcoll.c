@@ -34,7 +34,8 @@ static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* Scratch layout: [TMP | packed receive buffer | packed or copied send data]. */
 static int run(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+               const call_mode *mode)
 {
     const int inplace = sbuf == MPI_IN_PLACE;
     comm_state *st;
@@ -49,61 +50,71 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     const int p = comm_state_size(st), me = comm_state_rank(st);
     const size_t B = (size_t)rv.size * (size_t)rcount;
     if (B == 0)
-        return MPI_SUCCESS;
+        return call_empty(mode, st, c);
     const coll_shape shape = { .p = p, .rank = me, .block = B };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
-    const int send_blocks = (int)(send_len / B), recv_blocks = (int)(recv_len / B);
+    const size_t send_blocks = send_len / B, recv_blocks = recv_len / B;
     /* In place, either SEND lies inside RECV (the plan knows), or the plan
      * runs on a copy of the receive buffer's initial contents. */
     const int plan_inplace = inplace && c->inplace_offset;
 
-    call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
-    const ready_plan *rp;
-    plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
-    rc = comm_state_prepare(st, c, spec, &ci, pa, &rp);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
     const int pack_recv = !rv.contig;
     const int own_send = (inplace && !plan_inplace) || (!inplace && !sv.contig);
-    size_t tmp_len = align64(rp->pl.tmp_bytes), precv_len = pack_recv ? align64(recv_len) : 0;
-    char *scratch = comm_state_scratch(st, tmp_len + precv_len + (own_send ? send_len : 0));
+    coll_call call = { .coll = c, .st = st };
+    call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
+    plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
+    rc = comm_state_prepare(st, c, spec, &ci, pa, &call.rp, call_own_plan(mode));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t tmp_len = align64(call.rp->pl.tmp_bytes), precv_len = pack_recv ? align64(recv_len) : 0;
+    char *scratch = call_scratch(mode, st, tmp_len + precv_len + (own_send ? send_len : 0));
     if (!scratch)
         return MPI_ERR_NO_MEM;
-    void *bufs[PLAN_NBUF];
-    bufs[BUF_TMP] = scratch;
-    bufs[BUF_RECV] = pack_recv ? scratch + tmp_len : (char *)rbuf + rv.true_lb;
+    call.bufs[BUF_TMP] = scratch;
+    call.bufs[BUF_RECV] = pack_recv ? scratch + tmp_len : (char *)rbuf + rv.true_lb;
     char *own_buf = scratch + tmp_len + precv_len;
+    copy_step *pre = &call.pre;
     if (plan_inplace) {
         size_t off = c->inplace_offset(&shape);
-        bufs[BUF_SEND] = (char *)bufs[BUF_RECV] + off;
+        call.bufs[BUF_SEND] = (char *)call.bufs[BUF_RECV] + off;
         if (pack_recv)
-            rc = dt_pack((char *)rbuf + (MPI_Aint)(off / B) * rcount * rv.extent,
-                         send_blocks * rcount, rtype, bufs[BUF_SEND], send_len);
+            *pre = (copy_step){ COPY_PACK, (char *)rbuf + (MPI_Aint)(off / B) * rcount * rv.extent,
+                                call.bufs[BUF_SEND], send_len, send_blocks * (size_t)rcount, 0,
+                                rtype, MPI_DATATYPE_NULL };
     } else if (inplace) {
-        bufs[BUF_SEND] = own_buf;
-        if (pack_recv)
-            rc = dt_pack(rbuf, send_blocks * rcount, rtype, own_buf, send_len);
-        else
-            memcpy(own_buf, bufs[BUF_RECV], send_len);
+        call.bufs[BUF_SEND] = own_buf;
+        *pre = pack_recv ? (copy_step){ COPY_PACK, rbuf, own_buf, send_len,
+                                        send_blocks * (size_t)rcount, 0, rtype, MPI_DATATYPE_NULL }
+                         : (copy_step){ COPY_BYTES, call.bufs[BUF_RECV], own_buf, send_len, 0, 0,
+                                        MPI_DATATYPE_NULL, MPI_DATATYPE_NULL };
     } else if (!sv.contig) {
-        bufs[BUF_SEND] = own_buf;
-        rc = dt_pack(sbuf, send_blocks * scount, stype, own_buf, send_len);
+        call.bufs[BUF_SEND] = own_buf;
+        *pre = (copy_step){ COPY_PACK, sbuf, own_buf, send_len, send_blocks * (size_t)scount, 0,
+                            stype, MPI_DATATYPE_NULL };
     } else {
-        bufs[BUF_SEND] = (char *)sbuf + sv.true_lb;
+        call.bufs[BUF_SEND] = (char *)sbuf + sv.true_lb;
     }
-    if (rc == MPI_SUCCESS)
-        rc = comm_state_run(st, c, rp, bufs, NULL);
-    if (rc == MPI_SUCCESS && pack_recv)
-        rc = dt_unpack(bufs[BUF_RECV], recv_len, rbuf, recv_blocks * rcount, rtype);
-    return rc;
+    if (pack_recv)
+        call.post = (copy_step){ COPY_UNPACK, call.bufs[BUF_RECV], rbuf, recv_len,
+                                 recv_blocks * (size_t)rcount, 0, MPI_DATATYPE_NULL, rtype };
+    return call_launch(mode, &call);
 }
 
 int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                   const call_mode *mode)
 {
+    req_t *nbreq = NULL;
+    call_mode nb = { &nbreq, 0 };
+    mode = call_mode_for(c, spec, mode, &nb);
     int rc = check_args(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    if (rc == MPI_SUCCESS && mode->req)
+        rc = request_new(mode->req);
     if (rc == MPI_SUCCESS)
-        rc = run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        rc = run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, comm, mode);
+    if (rc != MPI_SUCCESS)
+        call_abandon(mode);
+    else if (mode == &nb)
+        rc = request_run_once(&nbreq);
     return mpicoll_raise(rc == MPI_ERR_COMM ? MPI_COMM_NULL : comm, rc);
 }

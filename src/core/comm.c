@@ -31,19 +31,25 @@ struct comm_state {
     cached_plan cache[PLAN_CACHE];
     int *node_of;               /* made when an algorithm or a rule first needs it */
     int nnodes;
+    unsigned seq;               /* collectives started on the communicator */
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
 static int keys_rc = MPI_SUCCESS;
 
+void ready_plan_free(ready_plan *rp)
+{
+    exec_types_free(&rp->pl, rp->types);
+    plan_free(&rp->pl);
+    free(rp->reqs);
+    memset(rp, 0, sizeof *rp);
+}
+
 static void drop_plan(cached_plan *c)
 {
-    if (c->coll) {
-        exec_types_free(&c->rp.pl, c->rp.types);
-        plan_free(&c->rp.pl);
-    }
-    free(c->rp.reqs);
+    if (c->coll)
+        ready_plan_free(&c->rp);
     memset(c, 0, sizeof *c);
 }
 
@@ -202,13 +208,39 @@ static int same(const cached_plan *e, const coll_desc *c, const choice *ch,
            memcmp(e->args.param, a->param, sizeof a->param) == 0;
 }
 
-int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
-                    const ready_plan **rp)
+/* Builds the plan of a->(p, rank, params...) into rp, with its request
+ * array and datatypes. */
+static int ready_plan_make(comm_state *st, const choice *ch, plan_args *a, ready_plan *rp)
+{
+    memset(rp, 0, sizeof *rp);
+    if (ch->algo->restrictions & R_NODES) {
+        int rc = node_layout(st);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        a->node_of = st->node_of;
+    }
+    if (plan_build(&rp->pl, ch->algo->build, a))
+        return MPI_ERR_NO_MEM;
+    size_t nreq = exec_requests(&rp->pl);
+    rp->reqs = malloc((nreq ? nreq : 1) * sizeof *rp->reqs);
+    int rc = rp->reqs ? exec_types_make(&rp->pl, &rp->types) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS)
+        ready_plan_free(rp);
+    return rc;
+}
+
+static int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
+                           const ready_plan **rp, ready_plan *own)
 {
     a.p = st->size;
     a.rank = st->rank;
     memcpy(a.param, ch->params, sizeof a.param);
     a.node_of = NULL;
+    if (own) {
+        int rc = ready_plan_make(st, ch, &a, own);
+        *rp = own;
+        return rc;
+    }
     cached_plan *slot = &st->cache[0];
     st->tick++;
     for (int i = 0; i < PLAN_CACHE; i++) {
@@ -222,22 +254,10 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
             slot = e;
     }
     drop_plan(slot);
-    if (ch->algo->restrictions & R_NODES) {
-        int rc = node_layout(st);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        a.node_of = st->node_of;
-    }
-    if (plan_build(&slot->rp.pl, ch->algo->build, &a))
-        return MPI_ERR_NO_MEM;
-    slot->coll = c;     /* from here on, drop_plan frees what is made */
-    size_t nreq = exec_requests(&slot->rp.pl);
-    slot->rp.reqs = malloc((nreq ? nreq : 1) * sizeof *slot->rp.reqs);
-    int rc = slot->rp.reqs ? exec_types_make(&slot->rp.pl, &slot->rp.types) : MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS) {
-        drop_plan(slot);
+    int rc = ready_plan_make(st, ch, &a, &slot->rp);
+    if (rc != MPI_SUCCESS)
         return rc;
-    }
+    slot->coll = c;
     slot->algo = ch->algo;
     slot->args = a;
     slot->used = st->tick;
@@ -246,7 +266,7 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
 }
 
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
-                       plan_args pa, const ready_plan **rp)
+                       plan_args pa, const ready_plan **rp, ready_plan *own)
 {
     int rc = MPI_SUCCESS;
     if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci->nnodes)) != MPI_SUCCESS)
@@ -260,11 +280,11 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
         return rc;
     }
     select_log(c, &ch, ci, st->rank);
-    return comm_state_plan(st, c, &ch, pa, rp);
+    return comm_state_plan(st, c, &ch, pa, rp, own);
 }
 
-int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
-                   void *const bufs[PLAN_NBUF], const exec_reduce *red)
+/* Tags 1 .. 30000, in turn (MPI guarantees tags up to 32767). */
+int comm_state_next_tag(comm_state *st)
 {
-    return exec_plan(&rp->pl, bufs, st->comm, c->tag, rp->reqs, rp->types, red);
+    return 1 + (int)(st->seq++ % 30000u);
 }

@@ -114,47 +114,85 @@ static int reduce(const plan_op *op, char *src, char *dst, const exec_reduce *re
     return PMPI_Reduce_local(old, dst, (int)n, red->type, red->op);
 }
 
-int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs, const MPI_Datatype *types, const exec_reduce *red)
-{
-    for (size_t r = 0; r < pl->nrounds; r++) {
-        const plan_op *ops = pl->ops + pl->rounds[r].first;
-        size_t nops = pl->rounds[r].nops, n = 0;
-        /* receives first, so that a send's peer finds its receive posted */
-        for (int pass = 0; pass < 2; pass++) {
-            for (size_t i = 0; i < nops; i++) {
-                if (ops[i].kind != (pass ? OP_SEND : OP_RECV))
-                    continue;
-                int rc = post(&ops[i], bufs[ops[i].buf], comm, tag, reqs, &n, types);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-        }
-        if (n) {
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC's access
  * analysis takes for an empty array: a false warning. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-            int rc = PMPI_Waitall((int)n, reqs, MPI_STATUSES_IGNORE);
+static int wait_round(exec_state *x, int blocking, int *flag)
+{
+    *flag = 1;
+    if (x->nreq == 0)
+        return MPI_SUCCESS;
+    if (blocking)
+        return PMPI_Waitall((int)x->nreq, x->reqs, MPI_STATUSES_IGNORE);
+    return PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+static int post_round(exec_state *x)
+{
+    const plan_op *ops = x->pl->ops + x->pl->rounds[x->round].first;
+    size_t nops = x->pl->rounds[x->round].nops;
+    x->nreq = 0;
+    /* receives first, so that a send's peer finds its receive posted */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nops; i++) {
+            if (ops[i].kind != (pass ? OP_SEND : OP_RECV))
+                continue;
+            int rc = post(&ops[i], x->bufs[ops[i].buf], x->comm, x->tag, x->reqs, &x->nreq,
+                          x->types);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
-        for (size_t i = 0; i < nops; i++) {
-            char *src = (char *)bufs[ops[i].buf] + ops[i].off;
-            char *dst = (char *)bufs[ops[i].dst_buf] + ops[i].dst_off;
-            if (ops[i].kind == OP_COPY) {
-                memmove(dst, src, ops[i].bytes);
-            } else if (ops[i].kind == OP_REDUCE) {
-                int rc = reduce(&ops[i], src, dst, red);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
+    }
+    x->posted = 1;
+    return MPI_SUCCESS;
+}
+
+static int local_ops(exec_state *x)
+{
+    const plan_op *ops = x->pl->ops + x->pl->rounds[x->round].first;
+    for (size_t i = 0; i < x->pl->rounds[x->round].nops; i++) {
+        char *src = (char *)x->bufs[ops[i].buf] + ops[i].off;
+        char *dst = (char *)x->bufs[ops[i].dst_buf] + ops[i].dst_off;
+        if (ops[i].kind == OP_COPY) {
+            memmove(dst, src, ops[i].bytes);
+        } else if (ops[i].kind == OP_REDUCE) {
+            int rc = reduce(&ops[i], src, dst, x->red);
+            if (rc != MPI_SUCCESS)
+                return rc;
         }
     }
+    return MPI_SUCCESS;
+}
+
+void exec_begin(exec_state *x)
+{
+    x->round = 0;
+    x->nreq = 0;
+    x->posted = 0;
+}
+
+int exec_progress(exec_state *x, int blocking, int *done)
+{
+    *done = 0;
+    while (x->round < x->pl->nrounds) {
+        int rc = x->posted ? MPI_SUCCESS : post_round(x), flag;
+        if (rc == MPI_SUCCESS)
+            rc = wait_round(x, blocking, &flag);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!flag)
+            return MPI_SUCCESS;     /* not yet: never blocks unless asked to */
+        if ((rc = local_ops(x)) != MPI_SUCCESS)
+            return rc;
+        x->round++;
+        x->posted = 0;
+    }
+    *done = 1;
     return MPI_SUCCESS;
 }

@@ -41,6 +41,11 @@ int select_needs_nodes(const coll_desc *c);
  * with MPICOLL_VERBOSE the rules in force once, then one line per call. */
 void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank);
 
+/* How blocking calls of c run: 0 as themselves, 1 as non-blocking + wait
+ * (MPICOLL_<COLL>=nb, or MPICOLL_MODE=nb for all), 2 as persistent
+ * init + start + wait + free (MPICOLL_MODE=persistent, for tests). */
+int select_nb(const coll_desc *c);
+
 /* 1 when MPICOLL_VERBOSE is set. */
 int select_verbose(void);
 
@@ -73,12 +78,6 @@ typedef struct ready_plan {
     MPI_Datatype *types;
 } ready_plan;
 
-/* The plan of the chosen algorithm for this rank and these arguments
- * (block, esize, root, commutative, inplace; p, rank, params and the node
- * layout are filled in), from the cache or built once. */
-int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
-                    const ready_plan **rp);
-
 /* What the executor needs for a plan's local reductions. */
 typedef struct exec_reduce {
     MPI_Datatype type;          /* one element */
@@ -91,14 +90,85 @@ typedef struct exec_reduce {
 
 /* Selection and planning of one call, shared by the entry paths: the node
  * count when rules need it, the choice (errors printed on rank 0), the
- * log, and the plan for pa. */
+ * log, and the plan for pa: cached, or built into *own (requests own
+ * theirs). */
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
-                       plan_args pa, const ready_plan **rp);
+                       plan_args pa, const ready_plan **rp, ready_plan *own);
+void ready_plan_free(ready_plan *rp);
 
-/* Runs a ready plan on the state's private communicator (red: NULL when
- * the plan reduces nothing). */
-int comm_state_run(comm_state *st, const coll_desc *c, const ready_plan *rp,
-                   void *const bufs[PLAN_NBUF], const exec_reduce *red);
+/* The tag of the next collective started on the communicator. Every rank
+ * starts collectives on a communicator in the same order, so outstanding
+ * collectives between the same ranks never match each other's messages. */
+int comm_state_next_tag(comm_state *st);
+
+/* ---- calls and requests ------------------------------------------------- */
+
+/* A copy before or after a plan runs: the views of user datatypes. */
+enum { COPY_NONE, COPY_BYTES, COPY_PACK, COPY_UNPACK, COPY_TYPED };
+typedef struct copy_step {
+    int kind;
+    const void *src;
+    void *dst;
+    size_t bytes;               /* BYTES; PACK, UNPACK: the packed bytes */
+    size_t n1, n2;              /* PACK: source count; UNPACK: destination count;
+                                 * TYPED: source and destination counts */
+    MPI_Datatype t1, t2;        /* the source's and the destination's type */
+} copy_step;
+
+int copy_step_run(const copy_step *c);
+
+/* One call, ready to run. */
+typedef struct coll_call {
+    const coll_desc *coll;
+    comm_state *st;
+    const ready_plan *rp;
+    void *bufs[PLAN_NBUF];
+    copy_step pre, post;
+    exec_reduce red;
+    int reduces;
+} coll_call;
+
+/* How a call runs: now (req NULL), or as a request: started now, or
+ * persistent (inactive until mpicoll_start). */
+typedef struct mpicoll_request_s req_t;
+typedef struct call_mode {
+    req_t **req;
+    int persistent;
+} call_mode;
+
+/* Where a request keeps its own plan (NULL for a blocking call: cached). */
+ready_plan *call_own_plan(const call_mode *m);
+
+/* Scratch for the call: the communicator's (a blocking call), or the
+ * request's own. */
+char *call_scratch(const call_mode *m, comm_state *st, size_t bytes);
+
+/* Runs the call now, or hands it to the request. */
+int call_launch(const call_mode *m, coll_call *c);
+
+/* A request that failed before launch. */
+void call_abandon(const call_mode *m);
+
+/* A call with nothing to move (count 0): nothing now, or a request with an
+ * empty plan. */
+int call_empty(const call_mode *m, comm_state *st, const coll_desc *c);
+
+/* A new, empty request for a call_mode (MPI_SUCCESS or MPI_ERR_NO_MEM). */
+int request_new(req_t **req);
+
+/* Waits for a request and releases it (unless persistent); no error
+ * handler is called. */
+int request_complete(req_t **req);
+
+/* A blocking call run through a request (call_mode_for): started if
+ * persistent, waited for, released. */
+int request_run_once(req_t **req);
+
+/* The mode a call runs in: as given, or, for a blocking call of a
+ * collective set to MPICOLL_<COLL>=nb, as a request in *nb (which the
+ * caller completes with request_complete). */
+const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_mode *m,
+                               call_mode *nb);
 
 /* ---- execution ---------------------------------------------------------- */
 
@@ -111,8 +181,22 @@ size_t exec_requests(const plan *pl);
 int exec_types_make(const plan *pl, MPI_Datatype **types);
 void exec_types_free(const plan *pl, MPI_Datatype *types);
 
-int exec_plan(const plan *pl, void *const bufs[PLAN_NBUF], MPI_Comm comm, int tag,
-              MPI_Request *reqs, const MPI_Datatype *types, const exec_reduce *red);
+/* A plan in execution, resumable: exec_begin, then exec_progress until
+ * done (blocking: waits for each round; else tests and returns). */
+typedef struct exec_state {
+    const plan *pl;
+    void *bufs[PLAN_NBUF];
+    MPI_Comm comm;
+    int tag;
+    MPI_Request *reqs;
+    const MPI_Datatype *types;
+    const exec_reduce *red;
+    size_t round, nreq;
+    int posted;
+} exec_state;
+
+void exec_begin(exec_state *x);
+int exec_progress(exec_state *x, int blocking, int *done);
 
 /* ---- datatypes ---------------------------------------------------------- */
 
@@ -132,10 +216,10 @@ int dt_copy(const void *src, void *dst, size_t count, MPI_Datatype t);
 
 /* The whole call of a collective of equal blocks per rank (allgather,
  * alltoall), with MPI's semantics: checks, selection, datatypes, in place,
- * errors raised on comm. */
+ * errors raised on comm; run now or as a request (mode). */
 int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
                    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                   MPI_Comm comm);
+                   MPI_Comm comm, const call_mode *mode);
 
 /* The whole call of a collective on one vector of `count` elements per
  * rank (allreduce, reduce, bcast, reduce_scatter_block: count is the
@@ -153,7 +237,7 @@ typedef struct vec_call {
     MPI_Comm comm;
 } vec_call;
 
-int veccoll_call(const vec_call *v);
+int veccoll_call(const vec_call *v, const call_mode *mode);
 
 /* 1 if veccoll_call handles this datatype with this operation (MPI_OP_NULL
  * and reduction 0 for bcast); else it fails with MPI_ERR_TYPE. */

@@ -22,6 +22,8 @@ static struct config {
     int have_file;
     /* MPICOLL_<COLL>, parsed: */
     const coll_algo *forced[MAX_COLLS];
+    int nb[MAX_COLLS];          /* MPICOLL_<COLL>=nb */
+    int mode;                   /* MPICOLL_MODE: 0 blocking, 1 nb, 2 persistent */
     int forced_params[MAX_COLLS][PLAN_MAX_PARAMS];
     char forced_error[MAX_COLLS][320];
 } cfg;
@@ -130,6 +132,16 @@ static void load_config(void)
             snprintf(cfg.error, sizeof cfg.error,
                      "MPICOLL_FALLBACK=%s: expected error, warn or silent", v);
     }
+    v = getenv("MPICOLL_MODE");
+    if (v && *v) {
+        if (strcmp(v, "nb") == 0)
+            cfg.mode = 1;
+        else if (strcmp(v, "persistent") == 0)
+            cfg.mode = 2;
+        else if (strcmp(v, "blocking") != 0)
+            snprintf(cfg.error, sizeof cfg.error,
+                     "MPICOLL_MODE=%s: expected blocking, nb or persistent", v);
+    }
     load_builtin();
     v = getenv("MPICOLL_RULES");
     if (v && *v && !cfg.error[0])
@@ -140,11 +152,22 @@ static void load_config(void)
         /* "0" is Open MPI's "ignore": use the decision rules */
         if (!v || !*v || strcmp(v, "auto") == 0 || strcmp(v, "0") == 0)
             continue;
+        if (strcmp(v, "nb") == 0) {
+            cfg.nb[i] = 1;      /* MPICH's "nb": the non-blocking path, then a wait */
+            continue;
+        }
         char why[256];
         if (spec_parse(c, v, &cfg.forced[i], cfg.forced_params[i], why, sizeof why))
             snprintf(cfg.forced_error[i], sizeof cfg.forced_error[i], "%s=%s: %s", c->env, v,
                      why);
     }
+}
+
+int select_nb(const coll_desc *c)
+{
+    pthread_once(&cfg_once, load_config);
+    int i = coll_index(c);
+    return cfg.mode ? cfg.mode : i >= 0 && cfg.nb[i];
 }
 
 int select_verbose(void)

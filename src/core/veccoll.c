@@ -136,23 +136,29 @@ static char *plan_view(const layout *l, const void *user, char *scr)
 
 /* Typed copies between a user buffer (n user elements) and a plan view
  * (n·per elements of etype), touching only the type's data. */
-static int to_view(const layout *l, const void *user, char *view, size_t n, MPI_Datatype t)
+static copy_step to_view(const layout *l, const void *user, char *view, size_t n,
+                         MPI_Datatype t)
 {
-    if (n > INT_MAX || n * l->per > INT_MAX)
-        return MPI_ERR_COUNT;
-    return PMPI_Sendrecv(user, (int)n, t, 0, 0, view - l->lb, (int)(n * l->per), l->etype, 0,
-                         0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    return (copy_step){ COPY_TYPED, user, view - l->lb, 0, n, n * l->per, t, l->etype };
 }
 
-static int from_view(const layout *l, const char *view, void *user, size_t n, MPI_Datatype t)
+static copy_step from_view(const layout *l, char *view, void *user, size_t n, MPI_Datatype t)
 {
-    if (n > INT_MAX || n * l->per > INT_MAX)
-        return MPI_ERR_COUNT;
-    return PMPI_Sendrecv(view - l->lb, (int)(n * l->per), l->etype, 0, 0, user, (int)n, t, 0,
-                         0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    return (copy_step){ COPY_TYPED, view - l->lb, user, 0, n * l->per, n, l->etype, t };
 }
 
-static int run(const vec_call *v, int p, int me)
+/* Whether a predefined operation is defined on the element type, asked
+ * on every rank before any message moves: MPI_Reduce_local would only
+ * fail on the ranks that reduce, and the others would wait forever. */
+static int probe_op(const layout *l, MPI_Op op)
+{
+    _Alignas(16) unsigned char a[256] = { 0 }, b[256] = { 0 };
+    if (!is_predefined_op(op) || l->esize + (size_t)l->lb > sizeof a)
+        return MPI_SUCCESS;     /* user operations are the user's to match */
+    return PMPI_Reduce_local(a, b, 1, l->etype, op) == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+static int run(const vec_call *v, int p, int me, const call_mode *mode)
 {
     const coll_desc *c = v->coll;
     comm_state *st;
@@ -160,10 +166,12 @@ static int run(const vec_call *v, int p, int me)
     int rc = comm_state_get(v->comm, &st);
     if (rc == MPI_SUCCESS)
         rc = get_layout(v->type, v->op, c->reduction, &L);
+    if (rc == MPI_SUCCESS && c->reduction && L.size > 0)
+        rc = probe_op(&L, v->op);
     if (rc != MPI_SUCCESS)
         return rc;
     if (v->count == 0 || L.size == 0)
-        return MPI_SUCCESS;
+        return call_empty(mode, st, c);
     const int inplace = v->sbuf == MPI_IN_PLACE;
     const size_t n_e = (size_t)v->count * L.per;    /* the plan's elements */
     const size_t block = n_e * L.esize;
@@ -182,46 +190,43 @@ static int run(const vec_call *v, int p, int me)
     /* the message size: the whole vector's data bytes */
     call_info ci = { .p = p, .nnodes = 1, .commutative = commutative,
                      .bytes = (send_n > recv_n ? send_n : recv_n) * (size_t)L.size };
-    const ready_plan *rp;
+    coll_call call = { .coll = c, .st = st, .reduces = c->reduction };
     plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
                      .commutative = commutative, .inplace = alias != NO_ALIAS };
-    rc = comm_state_prepare(st, c, v->spec, &ci, pa, &rp);
+    rc = comm_state_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
 
     /* scratch: [TMP | after-reduce | receive view | send view] */
     const int own_send = send_len && (!L.direct || (inplace && alias == NO_ALIAS));
-    size_t tmp = align64(rp->pl.tmp_bytes), aft = align64(rp->pl.max_after);
+    size_t tmp = align64(call.rp->pl.tmp_bytes), aft = align64(call.rp->pl.max_after);
     size_t rv = L.direct ? 0 : align64(recv_len), sv = own_send ? send_len : 0;
-    char *scr = comm_state_scratch(st, tmp + aft + rv + sv);
+    char *scr = call_scratch(mode, st, tmp + aft + rv + sv);
     if (!scr)
         return MPI_ERR_NO_MEM;
-    void *bufs[PLAN_NBUF];
-    bufs[BUF_TMP] = scr;
-    bufs[BUF_RECV] = recv_len ? plan_view(&L, v->rbuf, scr + tmp + aft) : NULL;
+    call.bufs[BUF_TMP] = scr;
+    call.bufs[BUF_RECV] = recv_len ? plan_view(&L, v->rbuf, scr + tmp + aft) : NULL;
     /* the send data: the user's send buffer, or inside the receive buffer
      * (in place), or a copy of whichever holds it */
     const void *src = inplace ? v->rbuf : v->sbuf;
     if (alias != NO_ALIAS) {
-        bufs[BUF_SEND] = (char *)bufs[BUF_RECV] + alias;
+        call.bufs[BUF_SEND] = (char *)call.bufs[BUF_RECV] + alias;
         if (!L.direct)
-            rc = to_view(&L, src, bufs[BUF_SEND], send_n, v->type);
+            call.pre = to_view(&L, src, call.bufs[BUF_SEND], send_n, v->type);
     } else if (own_send) {
-        bufs[BUF_SEND] = scr + tmp + aft + rv;
-        if (L.direct)
-            memcpy(bufs[BUF_SEND], (const char *)src + L.lb, send_len);
-        else
-            rc = to_view(&L, src, bufs[BUF_SEND], send_n, v->type);
+        call.bufs[BUF_SEND] = scr + tmp + aft + rv;
+        call.pre = L.direct ? (copy_step){ COPY_BYTES, (const char *)src + L.lb,
+                                           call.bufs[BUF_SEND], send_len, 0, 0,
+                                           MPI_DATATYPE_NULL, MPI_DATATYPE_NULL }
+                            : to_view(&L, src, call.bufs[BUF_SEND], send_n, v->type);
     } else {
-        bufs[BUF_SEND] = send_len ? (char *)src + L.lb : NULL;
+        call.bufs[BUF_SEND] = send_len ? (char *)src + L.lb : NULL;
     }
-    exec_reduce red = { .type = L.etype, .op = v->op, .esize = L.esize, .lb = L.lb,
-                        .commutative = commutative, .scratch = scr + tmp };
-    if (rc == MPI_SUCCESS)
-        rc = comm_state_run(st, c, rp, bufs, c->reduction ? &red : NULL);
-    if (rc == MPI_SUCCESS && recv_len && !L.direct)
-        rc = from_view(&L, bufs[BUF_RECV], v->rbuf, recv_n, v->type);
-    return rc;
+    call.red = (exec_reduce){ .type = L.etype, .op = v->op, .esize = L.esize, .lb = L.lb,
+                              .commutative = commutative, .scratch = scr + tmp };
+    if (recv_len && !L.direct)
+        call.post = from_view(&L, call.bufs[BUF_RECV], v->rbuf, recv_n, v->type);
+    return call_launch(mode, &call);
 }
 
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction)
@@ -230,11 +235,20 @@ int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction)
     return t != MPI_DATATYPE_NULL && get_layout(t, op, reduction, &l) == MPI_SUCCESS;
 }
 
-int veccoll_call(const vec_call *v)
+int veccoll_call(const vec_call *v, const call_mode *mode)
 {
+    req_t *nbreq = NULL;
+    call_mode nb = { &nbreq, 0 };
+    mode = call_mode_for(v->coll, v->spec, mode, &nb);
     int p = 0, me = 0;
     int rc = check_args(v, &p, &me);
+    if (rc == MPI_SUCCESS && mode->req)
+        rc = request_new(mode->req);
     if (rc == MPI_SUCCESS)
-        rc = run(v, p, me);
+        rc = run(v, p, me, mode);
+    if (rc != MPI_SUCCESS)
+        call_abandon(mode);
+    else if (mode == &nb)
+        rc = request_run_once(&nbreq);
     return mpicoll_raise(rc == MPI_ERR_COMM ? MPI_COMM_NULL : v->comm, rc);
 }

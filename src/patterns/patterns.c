@@ -174,3 +174,39 @@ void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_
         plan_end_round(pl);
     }
 }
+
+int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n, size_t esize,
+             size_t tmp_off)
+{
+    const int rem = p - pat_pof2_below(p);
+    const size_t bytes = n * esize;
+    int nr = rank - rem;
+    if (rank < 2 * rem) {
+        if (rank % 2 == 0) {
+            plan_send(pl, src.buf, src.off, bytes, rank + 1);
+            nr = -1;
+        } else {
+            plan_need_tmp(pl, tmp_off + bytes);
+            plan_recv(pl, BUF_TMP, tmp_off, bytes, rank - 1);
+            nr = rank / 2;
+        }
+    }
+    if (nr >= 0)
+        plan_copy(pl, src.buf, src.off, work.buf, work.off, bytes);
+    if (nr >= 0 && rank < 2 * rem)
+        plan_reduce(pl, BUF_TMP, tmp_off, work.buf, work.off, bytes);
+    plan_end_round(pl);
+    return nr;
+}
+
+void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)
+{
+    const int rem = p - pat_pof2_below(p);
+    if (rank >= 2 * rem)
+        return;
+    if (rank % 2)
+        plan_send(pl, work.buf, work.off, n * esize, rank - 1);
+    else
+        plan_recv(pl, work.buf, work.off, n * esize, rank + 1);
+    plan_end_round(pl);
+}

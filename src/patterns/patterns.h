@@ -102,4 +102,32 @@ void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, 
  * block r): p - 1 steps. */
 void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
 
+/* ---- recursive doubling on any p (MPICH's non-power-of-two step) ------ */
+
+/* Largest power of two <= p (p >= 1). */
+static inline int pat_pof2_below(int p)
+{
+    int q = 1;
+    while (2LL * q <= p)
+        q *= 2;
+    return q;
+}
+
+/* The real rank of "new rank" nr after pat_fold: with rem = p - pof2, new
+ * ranks below rem are the odd ranks 2nr+1 (each holding itself and the even
+ * rank below it), the others rank nr + rem. Ranks stay in order. */
+static inline int pat_fold_real(int nr, int rem) { return nr < rem ? 2 * nr + 1 : nr + rem; }
+
+/* One round: the n elements (esize bytes each) at `src` are copied to
+ * `work`, and of the first 2·rem ranks the even ones send theirs to the odd
+ * rank above, which receives it into TMP at tmp_off (n elements) and
+ * reduces it on the left (it is the lower rank's part). Returns the rank's
+ * new rank among the pof2 that go on, or -1 for a rank that sits out. */
+int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n, size_t esize,
+             size_t tmp_off);
+
+/* The way back: the odd ranks of the first 2·rem send their result (n
+ * elements at work) to the even rank below, which receives it there. */
+void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
+
 #endif

@@ -6,6 +6,11 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+static const algo_param segmented_ring_params[] = {
+    { "segsize", 65536, 1, 1 << 30, "bytes of one ring block of a chunk (a pipelined segment)" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
     { #name, id, allreduce_##name, restrictions, fallback, params, summary },
@@ -34,15 +39,35 @@ const coll_desc allreduce_desc = {
     .reduction = 1,
 };
 
+static int call(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, mpicoll_request *request,
+                int persistent)
+{
+    vec_call v = { &allreduce_desc, algorithm, sendbuf, recvbuf, count, datatype, op, -1, comm };
+    call_mode mode = { request, persistent };
+    return veccoll_call(&v, &mode);
+}
+
 int mpicoll_allreduce_with(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    vec_call v = { &allreduce_desc, algorithm, sendbuf, recvbuf, count, datatype, op, -1, comm };
-    return veccoll_call(&v);
+    return call(algorithm, sendbuf, recvbuf, count, datatype, op, comm, NULL, 0);
 }
 
 int mpicoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm)
 {
-    return mpicoll_allreduce_with(NULL, sendbuf, recvbuf, count, datatype, op, comm);
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, comm, NULL, 0);
+}
+
+int mpicoll_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, comm, request, 0);
+}
+
+int mpicoll_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, comm, request, 1);
 }

@@ -48,17 +48,41 @@ const coll_desc alltoall_desc = {
     .expect_label = expect_label,
 };
 
-int mpicoll_alltoall_with(const char *algorithm, const void *sendbuf, int sendcount,
-                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                          MPI_Datatype recvtype, MPI_Comm comm)
+static int call(const char *algorithm, const void *sendbuf, int sendcount,
+                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                MPI_Comm comm, mpicoll_request *request, int persistent)
 {
+    call_mode mode = { request, persistent };
     return blockcoll_call(&alltoall_desc, algorithm, sendbuf, sendcount, sendtype, recvbuf,
-                          recvcount, recvtype, comm);
+                          recvcount, recvtype, comm, &mode);
+}
+
+int mpicoll_alltoall_with(const char *algorithm, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return call(algorithm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                NULL, 0);
 }
 
 int mpicoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return mpicoll_alltoall_with(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                 recvtype, comm);
+    return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, 0);
+}
+
+int mpicoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                   mpicoll_request *request)
+{
+    return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                request, 0);
+}
+
+int mpicoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       mpicoll_request *request)
+{
+    return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                request, 1);
 }

@@ -38,15 +38,34 @@ const coll_desc bcast_desc = {
     .rooted = 1,
 };
 
-int mpicoll_bcast_with(const char *algorithm, void *buffer, int count, MPI_Datatype datatype,
-                       int root, MPI_Comm comm)
+static int call(const char *algorithm, void *buffer, int count, MPI_Datatype datatype,
+                int root, MPI_Comm comm, mpicoll_request *request, int persistent)
 {
     vec_call v = { &bcast_desc, algorithm, MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL,
                    root, comm };
-    return veccoll_call(&v);
+    call_mode mode = { request, persistent };
+    return veccoll_call(&v, &mode);
+}
+
+int mpicoll_bcast_with(const char *algorithm, void *buffer, int count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm)
+{
+    return call(algorithm, buffer, count, datatype, root, comm, NULL, 0);
 }
 
 int mpicoll_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return mpicoll_bcast_with(NULL, buffer, count, datatype, root, comm);
+    return call(NULL, buffer, count, datatype, root, comm, NULL, 0);
+}
+
+int mpicoll_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   mpicoll_request *request)
+{
+    return call(NULL, buffer, count, datatype, root, comm, request, 0);
+}
+
+int mpicoll_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       mpicoll_request *request)
+{
+    return call(NULL, buffer, count, datatype, root, comm, request, 1);
 }

@@ -36,15 +36,35 @@ const coll_desc reduce_desc = {
     .rooted = 1,
 };
 
+static int call(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                mpicoll_request *request, int persistent)
+{
+    vec_call v = { &reduce_desc, algorithm, sendbuf, recvbuf, count, datatype, op, root, comm };
+    call_mode mode = { request, persistent };
+    return veccoll_call(&v, &mode);
+}
+
 int mpicoll_reduce_with(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    vec_call v = { &reduce_desc, algorithm, sendbuf, recvbuf, count, datatype, op, root, comm };
-    return veccoll_call(&v);
+    return call(algorithm, sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
 }
 
 int mpicoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm)
 {
-    return mpicoll_reduce_with(NULL, sendbuf, recvbuf, count, datatype, op, root, comm);
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, root, comm, NULL, 0);
+}
+
+int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, root, comm, request, 0);
+}
+
+int mpicoll_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
 }

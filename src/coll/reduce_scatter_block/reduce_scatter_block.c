@@ -40,18 +40,39 @@ const coll_desc reduce_scatter_block_desc = {
     .reduction = 1,
 };
 
+static int call(const char *algorithm, const void *sendbuf, void *recvbuf, int recvcount,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, mpicoll_request *request,
+                int persistent)
+{
+    vec_call v = { &reduce_scatter_block_desc, algorithm, sendbuf, recvbuf, recvcount,
+                   datatype, op, -1, comm };
+    call_mode mode = { request, persistent };
+    return veccoll_call(&v, &mode);
+}
+
 int mpicoll_reduce_scatter_block_with(const char *algorithm, const void *sendbuf,
                                       void *recvbuf, int recvcount, MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm)
 {
-    vec_call v = { &reduce_scatter_block_desc, algorithm, sendbuf, recvbuf, recvcount,
-                   datatype, op, -1, comm };
-    return veccoll_call(&v);
+    return call(algorithm, sendbuf, recvbuf, recvcount, datatype, op, comm, NULL, 0);
 }
 
 int mpicoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return mpicoll_reduce_scatter_block_with(NULL, sendbuf, recvbuf, recvcount, datatype, op,
-                                             comm);
+    return call(NULL, sendbuf, recvbuf, recvcount, datatype, op, comm, NULL, 0);
+}
+
+int mpicoll_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, recvcount, datatype, op, comm, request, 0);
+}
+
+int mpicoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      mpicoll_request *request)
+{
+    return call(NULL, sendbuf, recvbuf, recvcount, datatype, op, comm, request, 1);
 }

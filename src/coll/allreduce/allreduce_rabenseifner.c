@@ -1,0 +1,89 @@
+/*
+ * allreduce: rabenseifner
+ *
+ * What:    a reduce-scatter by recursive halving, then an allgather by
+ *          recursive doubling. Non-power-of-two p as in MPICH: of the
+ *          first 2·rem ranks (rem = p - pof2) each even one sends its
+ *          vector to the odd one above, which reduces it and goes on as one
+ *          of pof2 new ranks; at the end the odd ones send the result back.
+ *          The vector is cut into pof2 blocks of ceil(n/pof2) elements (the
+ *          last ones shorter, or empty when n < pof2). Halving: for mask =
+ *          1, 2, ..., pof2/2, a new rank keeps the lower half of its range
+ *          of blocks if its mask bit is 0 (the upper half if 1), sends the
+ *          other half to new rank XOR mask and reduces the partner's half
+ *          of what it keeps; it ends with one block, reduced over all
+ *          ranks. Doubling runs the same steps backwards, swapping whole
+ *          ranges. The partners of a halving step hold adjacent ranges of
+ *          ranks, the lower one's part is combined on the left: rank order
+ *          is kept, so non-commutative operations run as well; each block
+ *          is reduced on one rank only, so the results are identical.
+ * Paper:   Rabenseifner, "Optimization of collective reduction operations",
+ *          ICCS 2004; Thakur, Rabenseifner & Gropp, IJHPCA 2005; MPICH's
+ *          MPIR_Allreduce_intra_reduce_scatter_allgather; Open MPI's
+ *          ompi_coll_base_allreduce_intra_redscat_allgather (id 6).
+ * Steps:   2·log2(pof2), plus 2 when p is not a power of two.
+ * Cost:    2·log2(pof2)α + 2((pof2 - 1)/pof2)nβ + ((pof2 - 1)/pof2)nγ,
+ *          plus 2(α + nβ) + nγ when p is not a power of two   (n = vector bytes)
+ * Limits:  none: any operation, any p, any count (blocks may be empty).
+ * Memory:  ceil(n/2) bytes of scratch, rounded up to whole blocks (n when p
+ *          is not a power of two).
+ * Example: mpicoll show allreduce rabenseifner --np 5 --compact
+ *          (columns: ranks; rows: elements of the receive buffer after each
+ *          round; k = how many ranks' contributions the element holds
+ *   round  0       1       2       3       4       5
+ *   rank   01234   01234   01234   01234   01234   01234
+ *   0      .2111   .3121   .5121   .5151   .5555   55555
+ */
+#include "allreduce_algos.h"
+
+/* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
+static size_t start(size_t n, int pof2, int i, size_t esize)
+{
+    size_t f, len;
+    pat_block(n, pof2, i, &f, &len);
+    return f * esize;
+}
+
+void allreduce_rabenseifner(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
+    const size_t es = a->esize, n = a->block / es;
+    const pat_ref in = { BUF_SEND, 0 }, work = { BUF_RECV, 0 };
+    const int nr = pat_fold(pl, p, r, in, work, n, es, 0);
+    if (nr >= 0) {
+        /* lo[k], hi[k]: the range of blocks held before halving step k */
+        int lo[32], hi[32], steps = 0, l = 0, h = pof2;
+        plan_need_tmp(pl, start(n, pof2, pof2 / 2, es));
+        for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
+            const int nd = nr ^ mask, dst = pat_fold_real(nd, rem), mid = l + (h - l) / 2;
+            const int keep_lo = nr < nd ? l : mid, keep_hi = nr < nd ? mid : h;
+            const int give_lo = nr < nd ? mid : l, give_hi = nr < nd ? h : mid;
+            const size_t kf = start(n, pof2, keep_lo, es), kb = start(n, pof2, keep_hi, es) - kf;
+            const size_t gf = start(n, pof2, give_lo, es);
+            lo[steps] = l;
+            hi[steps] = h;
+            plan_send(pl, BUF_RECV, gf, start(n, pof2, give_hi, es) - gf, dst);
+            plan_recv(pl, BUF_TMP, 0, kb, dst);
+            if (nd < nr)
+                plan_reduce(pl, BUF_TMP, 0, BUF_RECV, kf, kb);
+            else
+                plan_reduce_after(pl, BUF_TMP, 0, BUF_RECV, kf, kb);
+            plan_end_round(pl);
+            l = keep_lo;
+            h = keep_hi;
+        }
+        /* doubling: undo the halving steps, last first */
+        for (int k = steps - 1; k >= 0; k--) {
+            const int dst = pat_fold_real(nr ^ (1 << k), rem);
+            /* the partner holds the other half of [lo[k], hi[k]) */
+            const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
+            const size_t mf = start(n, pof2, l, es), of = start(n, pof2, ol, es);
+            plan_send(pl, BUF_RECV, mf, start(n, pof2, h, es) - mf, dst);
+            plan_recv(pl, BUF_RECV, of, start(n, pof2, oh, es) - of, dst);
+            plan_end_round(pl);
+            l = lo[k];
+            h = hi[k];
+        }
+    }
+    pat_unfold(pl, p, r, work, n, es);
+}

@@ -1,0 +1,103 @@
+/*
+ * reduce: rabenseifner
+ *
+ * What:    a reduce-scatter by recursive halving, then a binomial gather of
+ *          the reduced blocks to the root. Non-power-of-two p as in MPICH:
+ *          of the first 2·rem ranks (rem = p - pof2) each even one sends
+ *          its vector to the odd one above, which reduces it and goes on as
+ *          one of pof2 new ranks. The vector is cut into pof2 blocks of
+ *          ceil(n/pof2) elements (some empty when n < pof2). Halving: for
+ *          mask = 1, 2, ..., pof2/2, a new rank keeps the lower half of its
+ *          range of blocks if its mask bit is 0 (else the upper half),
+ *          sends the other half to new rank XOR mask and reduces the
+ *          partner's half of what it keeps (the lower ranks' part on the
+ *          left: rank order is kept). Gather: the halving steps backwards;
+ *          in each pair the rank on the root's side receives the partner's
+ *          range, the other one is done. A root that sat out (an even rank
+ *          below 2·rem) receives the result from its odd partner.
+ * Paper:   Rabenseifner, "Optimization of collective reduction operations",
+ *          ICCS 2004; Thakur, Rabenseifner & Gropp, IJHPCA 2005; MPICH's
+ *          MPIR_Reduce_intra_reduce_scatter_gather; Open MPI's
+ *          ompi_coll_base_reduce_intra_redscat_gather (id 7).
+ * Steps:   2·log2(pof2), plus 1 or 2 when p is not a power of two.
+ * Cost:    2·log2(pof2)α + 2((pof2 - 1)/pof2)nβ + ((pof2 - 1)/pof2)nγ, plus
+ *          up to 2(α + nβ) + nγ when p is not a power of two   (n = vector bytes)
+ * Limits:  none: any operation, any p, any count.
+ * Memory:  root: n bytes of scratch (ceil(n/2) on a power of two); other
+ *          ranks n more, for their partial results.
+ * Example: mpicoll show reduce rabenseifner --np 5 --compact
+ *          (columns: ranks; rows: elements of the receive buffer after each
+ *          round; k = how many ranks' contributions the element holds
+ *   round  0       1       2       3
+ *   rank   01234   01234   01234   01234
+ *   0      .....   .....   .....   5....
+ */
+#include "reduce_algos.h"
+
+/* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
+static size_t start(size_t n, int pof2, int i, size_t esize)
+{
+    size_t f, len;
+    pat_block(n, pof2, i, &f, &len);
+    return f * esize;
+}
+
+void reduce_rabenseifner(plan *pl, const plan_args *a)
+{
+    const int p = a->p, r = a->rank, root = a->root, pof2 = pat_pof2_below(p), rem = p - pof2;
+    const size_t es = a->esize, n = a->block / es;
+    const int at_root = r == root;
+    const pat_ref in = { BUF_SEND, 0 }, work = { at_root ? BUF_RECV : BUF_TMP, 0 };
+    const size_t tmp = at_root ? 0 : a->block;   /* received halves */
+    const int newroot = root < 2 * rem ? root / 2 : root - rem;
+    const int nr = pat_fold(pl, p, r, in, work, n, es, tmp);
+    if (nr >= 0) {
+        int lo[32], hi[32], steps = 0, l = 0, h = pof2;
+        plan_need_tmp(pl, tmp + start(n, pof2, pof2 / 2, es));
+        for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
+            const int nd = nr ^ mask, dst = pat_fold_real(nd, rem), mid = l + (h - l) / 2;
+            const int keep_lo = nr < nd ? l : mid, keep_hi = nr < nd ? mid : h;
+            const int give_lo = nr < nd ? mid : l, give_hi = nr < nd ? h : mid;
+            const size_t kf = start(n, pof2, keep_lo, es), kb = start(n, pof2, keep_hi, es) - kf;
+            const size_t gf = start(n, pof2, give_lo, es);
+            lo[steps] = l;
+            hi[steps] = h;
+            plan_send(pl, work.buf, gf, start(n, pof2, give_hi, es) - gf, dst);
+            plan_recv(pl, BUF_TMP, tmp, kb, dst);
+            if (nd < nr)
+                plan_reduce(pl, BUF_TMP, tmp, work.buf, kf, kb);
+            else
+                plan_reduce_after(pl, BUF_TMP, tmp, work.buf, kf, kb);
+            plan_end_round(pl);
+            l = keep_lo;
+            h = keep_hi;
+        }
+        /* gather: undo the halving steps, last first; a pair is still in
+         * the game when its ranks agree with newroot above bit k */
+        for (int k = steps - 1; k >= 0; k--) {
+            const int m = 1 << k, dst = pat_fold_real(nr ^ m, rem);
+            if ((nr ^ newroot) & ~(2 * m - 1))
+                break;
+            if ((nr ^ newroot) & m) {
+                const size_t mf = start(n, pof2, l, es);
+                plan_send(pl, work.buf, mf, start(n, pof2, h, es) - mf, dst);
+                plan_end_round(pl);
+                break;
+            }
+            const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
+            const size_t of = start(n, pof2, ol, es);
+            plan_recv(pl, work.buf, of, start(n, pof2, oh, es) - of, dst);
+            plan_end_round(pl);
+            l = lo[k];
+            h = hi[k];
+        }
+    }
+    /* a root that sat out gets the result from its odd partner */
+    if (root < 2 * rem && root % 2 == 0) {
+        if (r == root + 1)
+            plan_send(pl, work.buf, 0, a->block, root);
+        else if (at_root)
+            plan_recv(pl, BUF_RECV, 0, a->block, root + 1);
+        plan_end_round(pl);
+    }
+}

@@ -1,0 +1,370 @@
+/*
+ * Calls and requests: a collective runs now (blocking) or as a request
+ * (non-blocking, or persistent), from the same plan and the same executor.
+ *
+ * A request owns what must outlive the call: its plan (built for it, so no
+ * cache eviction can pull it away), its scratch, its copies of the user's
+ * datatypes, and the executor's state. It advances when it is tested or
+ * waited on, or by mpicoll_progress(); it never needs a helper thread and
+ * never blocks inside a test. A persistent request builds all of this once:
+ * mpicoll_start only takes a tag and runs the copies and the plan.
+ */
+#include "runtime.h"
+#include "../../include/mpicoll.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mpicoll_request_s {
+    coll_call call;
+    ready_plan plan;
+    void *scratch;
+    MPI_Datatype types[4];      /* the user's types, duplicated */
+    int ntypes;
+    exec_state x;
+    int persistent, active, done;
+    struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
+};
+
+static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
+static req_t *active_head;
+
+int copy_step_run(const copy_step *c)
+{
+    int pos = 0;
+    switch (c->kind) {
+    case COPY_BYTES:
+        memcpy(c->dst, c->src, c->bytes);
+        return MPI_SUCCESS;
+    case COPY_PACK:
+        return c->bytes > INT_MAX || c->n1 > INT_MAX ? MPI_ERR_COUNT
+             : PMPI_Pack(c->src, (int)c->n1, c->t1, c->dst, (int)c->bytes, &pos, MPI_COMM_SELF);
+    case COPY_UNPACK:
+        return c->bytes > INT_MAX || c->n1 > INT_MAX ? MPI_ERR_COUNT
+             : PMPI_Unpack(c->src, (int)c->bytes, &pos, c->dst, (int)c->n1, c->t2, MPI_COMM_SELF);
+    case COPY_TYPED:
+        return c->n1 > INT_MAX || c->n2 > INT_MAX ? MPI_ERR_COUNT
+             : PMPI_Sendrecv(c->src, (int)c->n1, c->t1, 0, 0, c->dst, (int)c->n2, c->t2, 0, 0,
+                             MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    default:
+        return MPI_SUCCESS;
+    }
+}
+
+ready_plan *call_own_plan(const call_mode *m)
+{
+    return m->req ? &(*m->req)->plan : NULL;
+}
+
+char *call_scratch(const call_mode *m, comm_state *st, size_t bytes)
+{
+    if (!m->req)
+        return comm_state_scratch(st, bytes);
+    req_t *r = *m->req;
+    r->scratch = malloc(bytes ? bytes : 1);
+    return r->scratch;
+}
+
+int call_empty(const call_mode *m, comm_state *st, const coll_desc *c)
+{
+    if (!m->req)
+        return MPI_SUCCESS;
+    req_t *r = *m->req;
+    plan_init(&r->plan.pl, comm_state_size(st), comm_state_rank(st));
+    r->plan.reqs = malloc(sizeof *r->plan.reqs);
+    if (!r->plan.reqs)
+        return MPI_ERR_NO_MEM;
+    coll_call call = { .coll = c, .st = st, .rp = &r->plan };
+    return call_launch(m, &call);
+}
+
+static void release(req_t *r)
+{
+    for (int i = 0; i < r->ntypes; i++)
+        PMPI_Type_free(&r->types[i]);
+    if (r->plan.reqs)
+        ready_plan_free(&r->plan);
+    free(r->scratch);
+    free(r);
+}
+
+void call_abandon(const call_mode *m)
+{
+    if (m->req && *m->req) {
+        release(*m->req);
+        *m->req = MPICOLL_REQUEST_NULL;
+    }
+}
+
+static int run_now(coll_call *c, exec_state *x, int blocking, int *done)
+{
+    int rc = MPI_SUCCESS;
+    if (x->round == 0 && !x->posted)
+        rc = copy_step_run(&c->pre);
+    if (rc == MPI_SUCCESS)
+        rc = exec_progress(x, blocking, done);
+    if (rc == MPI_SUCCESS && *done)
+        rc = copy_step_run(&c->post);
+    return rc;
+}
+
+static void set_exec(req_t *r)
+{
+    coll_call *c = &r->call;
+    exec_state *x = &r->x;
+    x->pl = &c->rp->pl;
+    memcpy(x->bufs, c->bufs, sizeof x->bufs);
+    x->comm = comm_state_comm(c->st);
+    x->reqs = c->rp->reqs;
+    x->types = c->rp->types;
+    x->red = c->reduces ? &c->red : NULL;
+}
+
+static int is_dup(const req_t *r, MPI_Datatype t)
+{
+    for (int k = 0; k < r->ntypes; k++)
+        if (r->types[k] == t)
+            return 1;
+    return 0;
+}
+
+/* The user's (derived) types in the copy steps and the reduction, kept
+ * alive: the user may free them while the request lives. */
+static int keep_types(req_t *r)
+{
+    MPI_Datatype *slots[5];
+    size_t nslots = 0;
+    copy_step *steps[2] = { &r->call.pre, &r->call.post };
+    for (int k = 0; k < 2; k++) {   /* the types each kind of step uses */
+        int kind = steps[k]->kind;
+        if (kind == COPY_PACK || kind == COPY_TYPED)
+            slots[nslots++] = &steps[k]->t1;
+        if (kind == COPY_UNPACK || kind == COPY_TYPED)
+            slots[nslots++] = &steps[k]->t2;
+    }
+    if (r->call.reduces)
+        slots[nslots++] = &r->call.red.type;
+    for (size_t i = 0; i < nslots; i++) {
+        MPI_Datatype t = *slots[i], d;
+        int ni, na, nd, combiner;
+        if (t == MPI_DATATYPE_NULL || is_dup(r, t) ||
+            PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS ||
+            combiner == MPI_COMBINER_NAMED)
+            continue;       /* predefined types live as long as MPI */
+        if (r->ntypes == (int)(sizeof r->types / sizeof r->types[0]))
+            return MPI_ERR_INTERN;
+        int rc = PMPI_Type_dup(t, &d);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r->types[r->ntypes++] = d;
+        for (size_t j = i; j < nslots; j++)
+            if (*slots[j] == t)
+                *slots[j] = d;
+    }
+    return MPI_SUCCESS;
+}
+
+static void activate(req_t *r)
+{
+    r->x.tag = comm_state_next_tag(r->call.st);
+    exec_begin(&r->x);
+    r->active = 1;
+    r->done = 0;
+    pthread_mutex_lock(&active_lock);
+    r->prev = NULL;
+    r->next = active_head;
+    if (active_head)
+        active_head->prev = r;
+    active_head = r;
+    pthread_mutex_unlock(&active_lock);
+}
+
+static void unlink_active(req_t *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else if (active_head == r)
+        active_head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+    r->active = 0;
+}
+
+static void deactivate(req_t *r)
+{
+    pthread_mutex_lock(&active_lock);
+    unlink_active(r);
+    pthread_mutex_unlock(&active_lock);
+}
+
+int call_launch(const call_mode *m, coll_call *c)
+{
+    if (!m->req) {
+        exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
+                         .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
+                         .types = c->rp->types, .red = c->reduces ? &c->red : NULL };
+        memcpy(x.bufs, c->bufs, sizeof x.bufs);
+        exec_begin(&x);
+        int done;
+        return run_now(c, &x, 1, &done);
+    }
+    req_t *r = *m->req;
+    r->call = *c;
+    r->persistent = m->persistent;
+    int rc = keep_types(r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    set_exec(r);
+    if (!r->persistent)
+        activate(r);
+    return MPI_SUCCESS;
+}
+
+/* ---- the public request calls ------------------------------------------- */
+
+int request_new(mpicoll_request *req)
+{
+    *req = calloc(1, sizeof(req_t));
+    return *req ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* One step (or, blocking, all) of an active request. */
+static int advance(req_t *r, int blocking, int *flag)
+{
+    *flag = 1;
+    if (!r->active)
+        return MPI_SUCCESS;
+    int rc = run_now(&r->call, &r->x, blocking, &r->done);
+    *flag = r->done;
+    if (rc != MPI_SUCCESS || r->done)
+        deactivate(r);
+    return rc;
+}
+
+/* A finished request: freed unless persistent. */
+static void finished(mpicoll_request *req)
+{
+    if (!(*req)->persistent) {
+        release(*req);
+        *req = MPICOLL_REQUEST_NULL;
+    }
+}
+
+/* Requests have no communicator argument: errors go to MPI_COMM_WORLD's
+ * handler, as MPI's own request calls report to MPI_COMM_WORLD's. */
+static int raised(int rc)
+{
+    return mpicoll_raise(MPI_COMM_WORLD, rc);
+}
+
+int mpicoll_start(mpicoll_request *req)
+{
+    if (!req || !*req || !(*req)->persistent || (*req)->active)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
+    activate(*req);
+    return MPI_SUCCESS;
+}
+
+int mpicoll_test(mpicoll_request *req, int *flag)
+{
+    if (!req || !flag)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
+    if (!*req) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    int rc = advance(*req, 0, flag);
+    if (rc != MPI_SUCCESS || *flag)
+        finished(req);
+    return raised(rc);
+}
+
+int request_complete(req_t **req)
+{
+    if (!*req)
+        return MPI_SUCCESS;
+    int flag, rc = advance(*req, 1, &flag);
+    finished(req);
+    return rc;
+}
+
+int request_run_once(req_t **req)
+{
+    if ((*req)->persistent)
+        activate(*req);     /* MPICOLL_MODE=persistent: init, start, wait, free */
+    int flag, rc = advance(*req, 1, &flag);
+    release(*req);
+    *req = MPICOLL_REQUEST_NULL;
+    return rc;
+}
+
+const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_mode *m,
+                               call_mode *nb)
+{
+    int how = m->req ? 0 : select_nb(c);
+    (void)spec;
+    nb->persistent = how == 2;
+    return how ? nb : m;
+}
+
+int mpicoll_wait(mpicoll_request *req)
+{
+    if (!req)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
+    return raised(request_complete(req));
+}
+
+int mpicoll_testall(int n, mpicoll_request reqs[], int *flag)
+{
+    int all = 1, rc = MPI_SUCCESS;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        int f = 1;
+        if (reqs[i] && reqs[i]->active)
+            rc = advance(reqs[i], 0, &f);
+        all &= f;
+    }
+    /* MPI's rule: completed requests are released only when all are */
+    for (int i = 0; all && rc == MPI_SUCCESS && i < n; i++)
+        if (reqs[i])
+            finished(&reqs[i]);
+    *flag = all;
+    return raised(rc);
+}
+
+int mpicoll_waitall(int n, mpicoll_request reqs[])
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        rc = mpicoll_wait(&reqs[i]);
+    return rc;
+}
+
+int mpicoll_request_free(mpicoll_request *req)
+{
+    if (!req || !*req)
+        return MPI_SUCCESS;
+    if ((*req)->active)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
+    release(*req);
+    *req = MPICOLL_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+int mpicoll_progress(void)
+{
+    /* each active request one step; a request completed here stays until
+     * its owner tests or waits on it */
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&active_lock);
+    for (req_t *r = active_head, *next; r && rc == MPI_SUCCESS; r = next) {
+        next = r->next;
+        rc = run_now(&r->call, &r->x, 0, &r->done);
+        if (rc != MPI_SUCCESS || r->done)
+            unlink_active(r);
+    }
+    pthread_mutex_unlock(&active_lock);
+    return raised(rc);
+}
