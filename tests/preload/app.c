@@ -103,7 +103,6 @@ int main(int argc, char **argv)
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
     run(half, 1 + rank % 2);
-    MPI_Comm_free(&half);
     sent = 1000 + rank;
     int ok = 1, all;
     if (size > 1) {
@@ -111,6 +110,23 @@ int main(int argc, char **argv)
         MPI_Wait(&req, &st);
         ok = got == 1000 + (rank + size - 1) % size && st.MPI_TAG == 7;
     }
+    if (size >= 4) {
+        /* an intercommunicator between the halves: each side gets the sum of
+         * the other's values (mpicoll leaves these to the MPI library). After
+         * the point-to-point check: creating it sends messages on
+         * MPI_COMM_WORLD, which the pending MPI_ANY_TAG receive would take.
+         * Both halves of 2 ranks or more: Open MPI 4.1.4's own MPI_Allreduce
+         * fails with MPI_ERR_COMM when one side has a single rank. */
+        MPI_Comm inter;
+        int remote = (rank % 2 == 0) ? (size - 1) - ((size - 1) % 2 == 0) : size - 1 - (size - 1) % 2;
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, remote, 99, &inter);
+        int mine = rank + 1, other = 0;
+        MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
+        report("allreduce intercomm", (unsigned long)other, inter, 1 + rank % 2);
+        MPI_Comm_free(&inter);
+    }
+
+    MPI_Comm_free(&half);
     MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
     if (rank == 0)
         printf("point-to-point during collectives: %s\n", all ? "ok" : "WRONG");

@@ -25,6 +25,10 @@ diff -u "$dir/native" "$dir/out" || fail "results differ with the preload librar
 for c in allgather alltoall allreduce reduce bcast reduce_scatter_block; do
   grep -q "^mpicoll: $c algorithm=" "$dir/log" || { cat "$dir/log"; fail "no mpicoll $c in the log"; }
 done
+if [ "$np" -ge 4 ]; then
+  grep -q "^mpicoll: allreduce native MPI collective (intercommunicator)" "$dir/log" ||
+    { cat "$dir/log"; fail "the intercommunicator did not go to the MPI library's collective"; }
+fi
 MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/off" \
   2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"
 diff -u "$dir/native" "$dir/off" || fail "results differ with MPICOLL_DISABLE=1"
