@@ -210,3 +210,32 @@ void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)
         plan_recv(pl, work.buf, work.off, n * esize, rank + 1);
     plan_end_round(pl);
 }
+
+int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int buf,
+                size_t tmp_off, int lo[], int hi[], int *l_out, int *h_out)
+{
+    int steps = 0, l = 0, h = pof2;
+    plan_need_tmp(pl, tmp_off + pat_block_start(n, pof2, pof2 / 2, es));
+    for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
+        const int nd = nr ^ mask, dst = pat_fold_real(nd, rem), mid = l + (h - l) / 2;
+        const int keep_lo = nr < nd ? l : mid, keep_hi = nr < nd ? mid : h;
+        const int give_lo = nr < nd ? mid : l, give_hi = nr < nd ? h : mid;
+        const size_t kf = pat_block_start(n, pof2, keep_lo, es);
+        const size_t kb = pat_block_start(n, pof2, keep_hi, es) - kf;
+        const size_t gf = pat_block_start(n, pof2, give_lo, es);
+        lo[steps] = l;
+        hi[steps] = h;
+        plan_send(pl, buf, gf, pat_block_start(n, pof2, give_hi, es) - gf, dst);
+        plan_recv(pl, BUF_TMP, tmp_off, kb, dst);
+        if (nd < nr)
+            plan_reduce(pl, BUF_TMP, tmp_off, buf, kf, kb);
+        else
+            plan_reduce_after(pl, BUF_TMP, tmp_off, buf, kf, kb);
+        plan_end_round(pl);
+        l = keep_lo;
+        h = keep_hi;
+    }
+    *l_out = l;
+    *h_out = h;
+    return steps;
+}

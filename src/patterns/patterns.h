@@ -65,6 +65,14 @@ static inline void pat_block(size_t n, int parts, int i, size_t *first, size_t *
     *len = f + q > n ? n - f : q;
 }
 
+/* Byte offset of block i (pat_block) of n elements of esize bytes. */
+static inline size_t pat_block_start(size_t n, int parts, int i, size_t esize)
+{
+    size_t f, len;
+    pat_block(n, parts, i, &f, &len);
+    return f * esize;
+}
+
 /* A place in a plan's buffers. */
 typedef struct pat_ref {
     int buf;
@@ -129,5 +137,16 @@ int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n, siz
 /* The way back: the odd ranks of the first 2·rem send their result (n
  * elements at work) to the even rank below, which receives it there. */
 void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
+
+/* Recursive halving (Rabenseifner's reduce-scatter) among pof2 ranks
+ * (new rank nr; real ranks by pat_fold_real with rem): the n elements of
+ * esize bytes at (buf, 0) split into pof2 blocks; in step k a rank keeps
+ * the half of its current block range on its side of partner nr ^ 2^k and
+ * reduces the partner's copy of it (received into TMP at tmp_off), lower
+ * ranks on the left, so rank order is kept. lo[k], hi[k]: the block range
+ * held before step k; *l, *h: the range held at the end, reduced over all.
+ * Returns the number of steps. */
+int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t esize, int buf,
+                size_t tmp_off, int lo[], int hi[], int *l, int *h);
 
 #endif

@@ -37,12 +37,6 @@
 #include "allreduce_algos.h"
 
 /* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
-static size_t start(size_t n, int pof2, int i, size_t esize)
-{
-    size_t f, len;
-    pat_block(n, pof2, i, &f, &len);
-    return f * esize;
-}
 
 void allreduce_rabenseifner(plan *pl, const plan_args *a)
 {
@@ -52,34 +46,16 @@ void allreduce_rabenseifner(plan *pl, const plan_args *a)
     const int nr = pat_fold(pl, p, r, in, work, n, es, 0);
     if (nr >= 0) {
         /* lo[k], hi[k]: the range of blocks held before halving step k */
-        int lo[32], hi[32], steps = 0, l = 0, h = pof2;
-        plan_need_tmp(pl, start(n, pof2, pof2 / 2, es));
-        for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
-            const int nd = nr ^ mask, dst = pat_fold_real(nd, rem), mid = l + (h - l) / 2;
-            const int keep_lo = nr < nd ? l : mid, keep_hi = nr < nd ? mid : h;
-            const int give_lo = nr < nd ? mid : l, give_hi = nr < nd ? h : mid;
-            const size_t kf = start(n, pof2, keep_lo, es), kb = start(n, pof2, keep_hi, es) - kf;
-            const size_t gf = start(n, pof2, give_lo, es);
-            lo[steps] = l;
-            hi[steps] = h;
-            plan_send(pl, BUF_RECV, gf, start(n, pof2, give_hi, es) - gf, dst);
-            plan_recv(pl, BUF_TMP, 0, kb, dst);
-            if (nd < nr)
-                plan_reduce(pl, BUF_TMP, 0, BUF_RECV, kf, kb);
-            else
-                plan_reduce_after(pl, BUF_TMP, 0, BUF_RECV, kf, kb);
-            plan_end_round(pl);
-            l = keep_lo;
-            h = keep_hi;
-        }
+        int lo[32], hi[32], l, h;
+        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work.buf, 0, lo, hi, &l, &h);
         /* doubling: undo the halving steps, last first */
         for (int k = steps - 1; k >= 0; k--) {
             const int dst = pat_fold_real(nr ^ (1 << k), rem);
             /* the partner holds the other half of [lo[k], hi[k]) */
             const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
-            const size_t mf = start(n, pof2, l, es), of = start(n, pof2, ol, es);
-            plan_send(pl, BUF_RECV, mf, start(n, pof2, h, es) - mf, dst);
-            plan_recv(pl, BUF_RECV, of, start(n, pof2, oh, es) - of, dst);
+            const size_t mf = pat_block_start(n, pof2, l, es), of = pat_block_start(n, pof2, ol, es);
+            plan_send(pl, BUF_RECV, mf, pat_block_start(n, pof2, h, es) - mf, dst);
+            plan_recv(pl, BUF_RECV, of, pat_block_start(n, pof2, oh, es) - of, dst);
             plan_end_round(pl);
             l = lo[k];
             h = hi[k];

@@ -35,12 +35,6 @@
 #include "reduce_algos.h"
 
 /* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
-static size_t start(size_t n, int pof2, int i, size_t esize)
-{
-    size_t f, len;
-    pat_block(n, pof2, i, &f, &len);
-    return f * esize;
-}
 
 void reduce_rabenseifner(plan *pl, const plan_args *a)
 {
@@ -52,26 +46,8 @@ void reduce_rabenseifner(plan *pl, const plan_args *a)
     const int newroot = root < 2 * rem ? root / 2 : root - rem;
     const int nr = pat_fold(pl, p, r, in, work, n, es, tmp);
     if (nr >= 0) {
-        int lo[32], hi[32], steps = 0, l = 0, h = pof2;
-        plan_need_tmp(pl, tmp + start(n, pof2, pof2 / 2, es));
-        for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
-            const int nd = nr ^ mask, dst = pat_fold_real(nd, rem), mid = l + (h - l) / 2;
-            const int keep_lo = nr < nd ? l : mid, keep_hi = nr < nd ? mid : h;
-            const int give_lo = nr < nd ? mid : l, give_hi = nr < nd ? h : mid;
-            const size_t kf = start(n, pof2, keep_lo, es), kb = start(n, pof2, keep_hi, es) - kf;
-            const size_t gf = start(n, pof2, give_lo, es);
-            lo[steps] = l;
-            hi[steps] = h;
-            plan_send(pl, work.buf, gf, start(n, pof2, give_hi, es) - gf, dst);
-            plan_recv(pl, BUF_TMP, tmp, kb, dst);
-            if (nd < nr)
-                plan_reduce(pl, BUF_TMP, tmp, work.buf, kf, kb);
-            else
-                plan_reduce_after(pl, BUF_TMP, tmp, work.buf, kf, kb);
-            plan_end_round(pl);
-            l = keep_lo;
-            h = keep_hi;
-        }
+        int lo[32], hi[32], l, h;
+        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work.buf, tmp, lo, hi, &l, &h);
         /* gather: undo the halving steps, last first; a pair is still in
          * the game when its ranks agree with newroot above bit k */
         for (int k = steps - 1; k >= 0; k--) {
@@ -79,14 +55,14 @@ void reduce_rabenseifner(plan *pl, const plan_args *a)
             if ((nr ^ newroot) & ~(2 * m - 1))
                 break;
             if ((nr ^ newroot) & m) {
-                const size_t mf = start(n, pof2, l, es);
-                plan_send(pl, work.buf, mf, start(n, pof2, h, es) - mf, dst);
+                const size_t mf = pat_block_start(n, pof2, l, es);
+                plan_send(pl, work.buf, mf, pat_block_start(n, pof2, h, es) - mf, dst);
                 plan_end_round(pl);
                 break;
             }
             const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
-            const size_t of = start(n, pof2, ol, es);
-            plan_recv(pl, work.buf, of, start(n, pof2, oh, es) - of, dst);
+            const size_t of = pat_block_start(n, pof2, ol, es);
+            plan_recv(pl, work.buf, of, pat_block_start(n, pof2, oh, es) - of, dst);
             plan_end_round(pl);
             l = lo[k];
             h = hi[k];
