@@ -14,7 +14,7 @@ ctest --test-dir build --output-on-failure
 echo "== MPICH: build-mpich/, MPI tests on 1..5 ranks"
 cmake -S . -B build-mpich -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPI_C_COMPILER=mpicc.mpich \
   -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DMPICOLL_MPI_TEST_MAX_NP=5 \
-  -DMPICOLL_MPI_TEST_MODES=OFF > /dev/null
+  -DMPICOLL_MPI_TEST_MODES=OFF -DMPICOLL_NB_TEST_STARTS=300 > /dev/null
 cmake --build build-mpich -j"$jobs" > /dev/null
 ctest --test-dir build-mpich -L mpi --output-on-failure
 

@@ -6,7 +6,7 @@
  *    reverse order; then the same completed through mpicoll_test and
  *    mpicoll_progress. Results checked against values computed locally.
  *  persistent: allgather, allreduce and alltoall requests started 10000
- *    times; a malloc counter (this program's malloc wraps glibc's and
+ *    times (or argv[1] times); a malloc counter (this program's malloc wraps glibc's and
  *    counts the calls made from libmpicoll, found with dladdr) must not
  *    move after the first start.
  * Algorithms come from MPICOLL_<COLL> as for the blocking tests.
@@ -174,7 +174,7 @@ static void outstanding(MPI_Comm half, int by_test)
     release(&h);
 }
 
-static void persistent(void)
+static void persistent(int starts)
 {
     int p, me;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -186,13 +186,13 @@ static void persistent(void)
     mpicoll_allreduce_init(b.ar_s, b.ar_r, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
     mpicoll_alltoall_init(b.a2a_s, N, MPI_INT, b.a2a_r, N, MPI_INT, MPI_COMM_WORLD, &r[2]);
     long after_first = 0;
-    for (int it = 0; it < 10000; it++) {
+    for (int it = 0; it < starts; it++) {
         for (int k = 0; k < 3; k++)
             mpicoll_start(&r[k]);
         mpicoll_waitall(3, r);
         if (it == 0)
             after_first = mpicoll_allocs;
-        if (it % 2500 == 0) {
+        if (it % 2500 == 0 || it == starts - 1) {
             for (int j = 0; j < p; j++)
                 CHECK(b.ag_r[j * N] == j * 100, "persistent allgather start %d", it);
             CHECK(b.ar_r[0] == p * (p - 1) / 2, "persistent allreduce start %d", it);
@@ -204,14 +204,14 @@ static void persistent(void)
      * make plans), or its silence below would prove nothing */
     CHECK(after_first > 0, "the allocation counter saw no allocation in mpicoll");
     CHECK(mpicoll_allocs == after_first,
-          "10000 persistent starts allocated %ld times in mpicoll after the first",
+          "%d persistent starts allocated %ld times in mpicoll after the first", starts,
           mpicoll_allocs - after_first);
     for (int k = 0; k < 3; k++)
         CHECK(r[k] != MPICOLL_REQUEST_NULL && mpicoll_request_free(&r[k]) == MPI_SUCCESS,
               "persistent request %d", k);
     if (me == 0)
-        printf("test_nonblocking: persistent: 3 x 10000 starts; allocations in mpicoll: %ld up to "
-               "the first start, %ld after\n", after_first, mpicoll_allocs - after_first);
+        printf("test_nonblocking: persistent: 3 x %d starts; allocations in mpicoll: %ld up to "
+               "the first start, %ld after\n", starts, after_first, mpicoll_allocs - after_first);
     release(&b);
 }
 
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, p - wrank, &half);
     outstanding(half, 0);
     outstanding(half, 1);
-    persistent();
+    persistent(argc > 1 ? atoi(argv[1]) : 10000);
     MPI_Comm_free(&half);
     int all;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
