@@ -112,18 +112,22 @@ int main(int argc, char **argv)
     }
     if (size >= 4) {
         /* an intercommunicator between the halves: each side gets the sum of
-         * the other's values (mpicoll leaves these to the MPI library). After
-         * the point-to-point check: creating it sends messages on
-         * MPI_COMM_WORLD, which the pending MPI_ANY_TAG receive would take.
+         * the other's values (mpicoll leaves these to the MPI library). The
+         * leaders meet on a duplicate of MPI_COMM_WORLD: on MPI_COMM_WORLD
+         * itself, a leader that is done with the point-to-point check could
+         * send its leader message to a rank whose MPI_ANY_TAG receive is
+         * still pending, and that receive would take it.
          * Both halves of 2 ranks or more: Open MPI 4.1.4's own MPI_Allreduce
          * fails with MPI_ERR_COMM when one side has a single rank. */
-        MPI_Comm inter;
+        MPI_Comm peer, inter;
+        MPI_Comm_dup(MPI_COMM_WORLD, &peer);
         int remote = (rank % 2 == 0) ? (size - 1) - ((size - 1) % 2 == 0) : size - 1 - (size - 1) % 2;
-        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, remote, 99, &inter);
+        MPI_Intercomm_create(half, 0, peer, remote, 99, &inter);
         int mine = rank + 1, other = 0;
         MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
         report("allreduce intercomm", (unsigned long)other, inter, 1 + rank % 2);
         MPI_Comm_free(&inter);
+        MPI_Comm_free(&peer);
     }
 
     MPI_Comm_free(&half);

@@ -18,7 +18,7 @@ fail() { echo "FAIL preload: $*"; exit 1; }
 
 "${launch[@]}" "$app" > "$dir/native" 2>&1
 [ $? = 0 ] || fail "the program failed without the preload library"
-MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/out" 2> "$dir/log" ||
+MPICOLL_DISABLE=0 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/out" 2> "$dir/log" ||
   { cat "$dir/log"; fail "the program failed with the preload library"; }
 grep -q "point-to-point during collectives: ok" "$dir/out" || fail "point-to-point messages were disturbed"
 diff -u "$dir/native" "$dir/out" || fail "results differ with the preload library"
