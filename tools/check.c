@@ -26,7 +26,8 @@ static const coll_desc *need_coll(const char *name)
 static const char *restrictions(unsigned r)
 {
     return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even"
-         : r & R_COMMUTATIVE ? "commutative op" : "-";
+         : r & R_COMMUTATIVE ? "commutative op" : r & R_ONE_NODE ? "shm, one node"
+         : r & R_SHM ? "shm" : "-";
 }
 
 static void list_coll(const coll_desc *c)
@@ -126,7 +127,8 @@ static void layout(int which, int p, int *node_of)
 /* The calls an algorithm is proven on at p ranks, most thorough for small
  * p. Moving data: blocks of 1 byte in and out of place up to p = 256, of 3
  * bytes (an offset counted in blocks where bytes were meant shows) up to
- * p = 64. Reductions: vectors of 1, p + 1, p - 1 and 3p + 2 elements of 1
+ * p = 64, of 7 bytes (chunks of a pipeline that do not divide the block)
+ * up to p = 16. Reductions: vectors of 1, p + 1, p - 1 and 3p + 2 elements of 1
  * byte (and of 3 bytes up to p = 16), fewer beyond p = 16; commutative and
  * not. Rooted collectives: roots 0, p - 1 and p / 2. */
 #define MAXV 96
@@ -143,9 +145,11 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v)
     for (int ri = 0; ri < nroots; ri++)
         for (int ord = 0; ord < orders; ord++)
             for (int k = 0; k < ncounts; k++)
-                for (int e = 0; e < 2; e++)
+                for (int e = 0; e < 3; e++)
                     for (int inplace = 0; inplace < 2; inplace++) {
-                        size_t esize = e ? 3 : 1;
+                        size_t esize = e == 2 ? 7 : e ? 3 : 1;
+                        if (e == 2 && (c->reduction || p > 16))
+                            continue;
                         if (e && (c->reduction ? p > 16 : p > 64))
                             continue;
                         if (inplace && (p > 256 || !c->inplace_offset))
@@ -224,6 +228,8 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     printf("\n%-20s at p=%d: rounds=%zu msgs=%zu sent=%zun recv=%zun copied=%zun", "", hi,
            last.worst.rounds, last.worst.msgs, last.worst.bytes_sent, last.worst.bytes_recv,
            last.worst.copy_bytes);
+    if (last.worst.syncs)
+        printf(" barriers=%zu", last.worst.syncs);
     if (c->reduction)
         printf(" reduced=%zun", last.worst.reduce_bytes);
     char unit[64] = "block bytes";
@@ -378,7 +384,7 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
             return;
         printf("rank %d:", r);
         for (size_t k = 0; k < pl.nrounds; k++) {
-            printf(" |");
+            printf(pl.rounds[k].sync ? " | barrier" : " |");
             for (size_t i = 0; i < pl.rounds[k].nops; i++) {
                 const plan_op *op = &pl.ops[pl.rounds[k].first + i];
                 if (op->kind == OP_SEND)

@@ -5,5 +5,6 @@
 int mpicoll_cli_list(int argc, char **argv);
 int mpicoll_cli_check(int argc, char **argv);
 int mpicoll_cli_show(int argc, char **argv);
+int mpicoll_cli_model(int argc, char **argv);
 
 #endif

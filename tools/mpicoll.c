@@ -1,6 +1,7 @@
 /* mpicoll: the command line (check, show, list run without mpirun). */
 #include "bench.h"
 #include "cli.h"
+#include "tune.h"
 #include "mpicoll.h"
 
 #include <stdio.h>
@@ -16,8 +17,12 @@ static const struct {
       "                           prove algorithms with the symbolic checker (no mpirun)" },
     { "show", mpicoll_cli_show, "show COLLECTIVE ALGORITHM [--np P]\n"
       "                           draw the rounds as rank x block diagrams" },
+    { "model", mpicoll_cli_model, "model COLLECTIVE --np P --bytes B [options] (no mpirun)\n"
+      "                           the cost model's time per algorithm, and what auto runs" },
     { "bench", mpicoll_cli_bench, "bench COLLECTIVE [options] (under mpirun; bench --help)\n"
       "                           time every algorithm against the MPI library's own" },
+    { "tune", mpicoll_cli_tune, "tune [-o FILE] [options] [COLLECTIVE...] (under mpirun)\n"
+      "                           measure every algorithm and write the fastest as rules" },
 };
 
 static void usage(FILE *f)

@@ -7,27 +7,37 @@
 
 #include <string.h>
 
-static int check_args(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                      MPI_Datatype rtype, MPI_Comm comm)
+/* MPI's argument checks, all local: the communicator, counts and types,
+ * the signatures of the two sides, MPI_IN_PLACE as a send buffer only,
+ * NULL buffers that hold data, and overlapping send and receive data. */
+static int check_args(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
+                      void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
+    const int inplace = sbuf == MPI_IN_PLACE;
     int rc = check_comm(comm);
     if (rc == MPI_SUCCESS)
         rc = check_count_type(rcount, rtype);
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+    if (rc == MPI_SUCCESS && !inplace)
         rc = check_count_type(scount, stype);
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = check_signatures(scount, stype, rcount, rtype);
     if (rc != MPI_SUCCESS)
         return rc;
-    int rsize, ssize = 0;
-    if (PMPI_Type_size(rtype, &rsize) != MPI_SUCCESS ||
-        (sbuf != MPI_IN_PLACE && PMPI_Type_size(stype, &ssize) != MPI_SUCCESS))
-        return MPI_ERR_TYPE;
-    if (sbuf != MPI_IN_PLACE && (long long)ssize * scount != (long long)rsize * rcount)
-        return MPI_ERR_TRUNCATE;
-    if (rcount > 0 && rsize > 0 && !rbuf)
+    if (rbuf == MPI_IN_PLACE)
         return MPI_ERR_BUFFER;
-    if (sbuf != MPI_IN_PLACE && scount > 0 && ssize > 0 && !sbuf)
-        return MPI_ERR_BUFFER;
-    return MPI_SUCCESS;
+    int p, me;
+    PMPI_Comm_size(comm, &p);
+    PMPI_Comm_rank(comm, &me);
+    /* the elements each buffer holds: the data model counts blocks */
+    const coll_shape unit = { .p = p, .rank = me, .block = 1 };
+    const size_t nrecv = c->recv_bytes(&unit) * (size_t)rcount;
+    const size_t nsend = inplace ? 0 : c->send_bytes(&unit) * (size_t)scount;
+    rc = check_buffer(rbuf, nrecv, rtype);
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = check_buffer(sbuf, nsend, stype);
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = check_disjoint(sbuf, nsend, stype, rbuf, nrecv, rtype);
+    return rc;
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
@@ -107,7 +117,7 @@ int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int s
     req_t *nbreq = NULL;
     call_mode nb = { &nbreq, 0 };
     mode = call_mode_for(c, spec, mode, &nb);
-    int rc = check_args(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int rc = check_args(c, sbuf, scount, stype, rbuf, rcount, rtype, comm);
     if (rc == MPI_SUCCESS && mode->req)
         rc = request_new(mode->req);
     if (rc == MPI_SUCCESS)
@@ -116,5 +126,5 @@ int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int s
         call_abandon(mode);
     else if (mode == &nb)
         rc = request_run_once(&nbreq);
-    return mpicoll_raise(rc == MPI_ERR_COMM ? MPI_COMM_NULL : comm, rc);
+    return mpicoll_raise(comm, rc);
 }

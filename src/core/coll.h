@@ -24,6 +24,11 @@ enum {
     R_TWO = 1u << 2,    /* p == 2 */
     R_NODES = 1u << 3,  /* not a restriction: the builder reads the node layout */
     R_COMMUTATIVE = 1u << 4,    /* the reduction operation is commutative */
+    R_SHM = 1u << 5,    /* uses the node's shared segment (BUF_SHM): a blocking call, on a
+                         * communicator whose nodes can share memory (src/core/shm.h) */
+    R_ONE_NODE = 1u << 6,       /* the communicator lies within one node */
+    R_ORDERED_NODES = 1u << 7,  /* a non-commutative operation needs nodes of
+                                 * consecutive ranks */
 };
 
 /* What the selector knows of a call. */
@@ -32,6 +37,10 @@ typedef struct call_info {
     int nnodes;             /* nodes the communicator spans (1 when not asked) */
     size_t bytes;           /* the message size */
     int commutative;        /* 1 for collectives without an operation */
+    int request;            /* a non-blocking or persistent call */
+    const char *shm_missing;    /* why the nodes cannot share memory (NULL: they can, or
+                                 * not asked yet) */
+    int scattered_nodes;    /* some node's ranks are not consecutive (0: not asked) */
 } call_info;
 
 typedef struct algo_param {

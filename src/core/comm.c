@@ -4,11 +4,23 @@
  * the application's), a small plan cache (set up once, run many) and
  * scratch memory. The attribute's delete callback frees it all with the
  * communicator; MPI_COMM_WORLD's is freed at MPI_Finalize through an
- * attribute on MPI_COMM_SELF, which MPI deletes first.
+ * attribute on MPI_COMM_SELF, which MPI deletes first. Requests hold
+ * references to the state, so a communicator freed while they live keeps
+ * its private duplicate until the last one is freed.
+ *
+ * Threads: a state serves one communicator, on which MPI requires the
+ * application to order its collectives, so only one thread at a time
+ * uses a state's plan cache and scratch (collectives on different
+ * communicators run at once, each on its own state). What states share
+ * (the keys, the references, the count of live states) is set up once or
+ * guarded by state_lock.
  */
 #include "runtime.h"
+#include "shm.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +43,18 @@ struct comm_state {
     cached_plan cache[PLAN_CACHE];
     int *node_of;               /* made when an algorithm or a rule first needs it */
     int nnodes;
+    shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
+                                 * algorithm is first chosen */
     unsigned seq;               /* collectives started on the communicator */
+    int refs;                   /* the attribute's, and one per request (state_lock) */
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
 static int keys_rc = MPI_SUCCESS;
+static MPI_Comm self = MPI_COMM_NULL;
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static int live;                /* states not yet destroyed (state_lock) */
 
 void ready_plan_free(ready_plan *rp)
 {
@@ -53,10 +71,16 @@ static void drop_plan(cached_plan *c)
     memset(c, 0, sizeof *c);
 }
 
-static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
+/* Drops one reference; the last one frees the state and its duplicate. */
+static int state_unref(comm_state *st)
 {
-    (void)comm, (void)key, (void)extra;
-    comm_state *st = val;
+    pthread_mutex_lock(&state_lock);
+    int last = --st->refs == 0;
+    if (last)
+        live--;
+    pthread_mutex_unlock(&state_lock);
+    if (!last)
+        return MPI_SUCCESS;
     for (int i = 0; i < PLAN_CACHE; i++)
         drop_plan(&st->cache[i]);
     free(st->scratch);
@@ -64,6 +88,37 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
     int rc = PMPI_Comm_free(&st->comm);
     free(st);
     return rc;
+}
+
+static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    comm_state *st = val;
+    /* MPI_Win_free is collective: here, where the communicator is freed on
+     * every rank, not with the last request (requests never use it) */
+    shm_state_free(st->shm);
+    st->shm = NULL;
+    return state_unref(st);
+}
+
+void comm_state_retain(comm_state *st)
+{
+    pthread_mutex_lock(&state_lock);
+    st->refs++;
+    pthread_mutex_unlock(&state_lock);
+}
+
+void comm_state_release(comm_state *st)
+{
+    state_unref(st);
+}
+
+int comm_state_live(void)
+{
+    pthread_mutex_lock(&state_lock);
+    int n = live;
+    pthread_mutex_unlock(&state_lock);
+    return n;
 }
 
 static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
@@ -76,6 +131,8 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
         rc = PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key);
     PMPI_Comm_free_keyval(&state_key);
     PMPI_Comm_free_keyval(&final_key);
+    if (self != MPI_COMM_NULL)
+        PMPI_Comm_free(&self);
     return rc;
 }
 
@@ -85,7 +142,18 @@ static void make_keys(void)
     if (keys_rc == MPI_SUCCESS)
         keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &final_key, NULL);
     if (keys_rc == MPI_SUCCESS)
+        keys_rc = PMPI_Comm_dup(MPI_COMM_SELF, &self);
+    if (keys_rc == MPI_SUCCESS)
+        keys_rc = PMPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
+    if (keys_rc == MPI_SUCCESS)
         keys_rc = PMPI_Comm_set_attr(MPI_COMM_SELF, final_key, NULL);
+}
+
+int comm_self(MPI_Comm *out)
+{
+    pthread_once(&once, make_keys);
+    *out = self;
+    return keys_rc;
 }
 
 int comm_state_get(MPI_Comm comm, comm_state **out)
@@ -113,10 +181,14 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
         rc = PMPI_Comm_size(st->comm, &st->size);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_rank(st->comm, &st->rank);
+    st->refs = 1;
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_attr(comm, state_key, st);
     if (rc != MPI_SUCCESS)
         goto fail;
+    pthread_mutex_lock(&state_lock);
+    live++;
+    pthread_mutex_unlock(&state_lock);
     *out = st;
     return MPI_SUCCESS;
 fail:
@@ -159,10 +231,14 @@ static int node_layout(comm_state *st)
     const char *v = getenv("MPICOLL_RANKS_PER_NODE");
     if (rc == MPI_SUCCESS && v && *v) {
         char *end;
+        errno = 0;
         long k = strtol(v, &end, 10);
-        if (*end || k < 1) {
+        if (*end || errno || k < 1) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive integer",
+                     v);
             if (st->rank == 0)
-                mpicoll_print_error("MPICOLL_RANKS_PER_NODE must be a positive integer");
+                mpicoll_print_error(msg);
             rc = MPI_ERR_ARG;
         }
         for (int i = 0; rc == MPI_SUCCESS && i < st->size; i++)
@@ -265,22 +341,58 @@ static int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch,
     return MPI_SUCCESS;
 }
 
+struct shm_state *comm_state_shm(const comm_state *st) { return st->shm; }
+
+/* What the selection knows once the segments were probed. */
+static void shm_describe(const comm_state *st, call_info *ci)
+{
+    ci->nnodes = st->nnodes;
+    ci->shm_missing = shm_missing(st->shm);
+    for (int i = 1; i < st->size; i++)
+        ci->scattered_nodes |= st->node_of[i] < st->node_of[i - 1];
+}
+
+/* Collective, the first time an R_SHM algorithm is chosen on the
+ * communicator (every rank chooses the same): the node layout and the
+ * segments, or why there can be none. */
+static int shm_probe(comm_state *st, call_info *ci)
+{
+    int rc = node_layout(st);
+    if (rc == MPI_SUCCESS)
+        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, &st->shm);
+    if (rc == MPI_SUCCESS)
+        shm_describe(st, ci);
+    return rc;
+}
+
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
                        plan_args pa, const ready_plan **rp, ready_plan *own)
 {
     int rc = MPI_SUCCESS;
     if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci->nnodes)) != MPI_SUCCESS)
         return rc;
+    ci->request = own != NULL;
+    if (st->shm)
+        shm_describe(st, ci);
     choice ch;
     char err[512];
     rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+    /* chosen before the segments were probed: probe, and choose again */
+    if (rc == MPI_SUCCESS && !st->shm && (ch.algo->restrictions & R_SHM) && !ci->request) {
+        if ((rc = shm_probe(st, ci)) != MPI_SUCCESS)
+            return rc;
+        rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+    }
     if (rc != MPI_SUCCESS) {
         if (st->rank == 0)
             mpicoll_print_error(err);
         return rc;
     }
     select_log(c, &ch, ci, st->rank);
-    return comm_state_plan(st, c, &ch, pa, rp, own);
+    rc = comm_state_plan(st, c, &ch, pa, rp, own);
+    if (rc == MPI_SUCCESS && (*rp)->pl.shm_bytes)
+        rc = st->shm ? shm_reserve(st->shm, (*rp)->pl.shm_bytes) : MPI_ERR_INTERN;
+    return rc;
 }
 
 /* Tags 1 .. 30000, in turn (MPI guarantees tags up to 32767). */

@@ -1,5 +1,6 @@
 /* The MPI executor: runs a plan with non-blocking point-to-point calls. */
 #include "runtime.h"
+#include "shm.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -95,23 +96,35 @@ static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Reque
     return MPI_SUCCESS;
 }
 
-/* dst = src ⊕ dst, or dst = dst ⊕ src ("after"); MPI_Reduce_local(in,
- * inout) computes inout = in ⊕ inout. */
+/* dst = src ⊕ dst, or dst = dst ⊕ src ("after"), over `bytes` (at most
+ * INT_MAX elements); MPI_Reduce_local(in, inout) computes inout = in ⊕ inout. */
+static int reduce_piece(char *src, char *dst, size_t bytes, int after,
+                        const exec_reduce *red)
+{
+    int n = (int)(bytes / red->esize);
+    src -= red->lb;
+    dst -= red->lb;
+    if (!after || red->commutative)
+        return PMPI_Reduce_local(src, dst, n, red->type, red->op);
+    char *old = (char *)red->scratch - red->lb;
+    memcpy(old + red->lb, dst + red->lb, bytes);
+    memcpy(dst + red->lb, src + red->lb, bytes);
+    return PMPI_Reduce_local(old, dst, n, red->type, red->op);
+}
+
+/* MPI-3.1's counts are int: more elements are reduced in pieces. */
 static int reduce(const plan_op *op, char *src, char *dst, const exec_reduce *red)
 {
     if (!red)
         return MPI_ERR_INTERN;
-    size_t n = op->bytes / red->esize;
-    if (n > INT_MAX)
-        return MPI_ERR_COUNT;
-    src -= red->lb;
-    dst -= red->lb;
-    if (!op->after || red->commutative)
-        return PMPI_Reduce_local(src, dst, (int)n, red->type, red->op);
-    char *old = (char *)red->scratch - red->lb;
-    memcpy(old + red->lb, dst + red->lb, op->bytes);
-    memcpy(dst + red->lb, src + red->lb, op->bytes);
-    return PMPI_Reduce_local(old, dst, (int)n, red->type, red->op);
+    const size_t most = (size_t)INT_MAX * red->esize;
+    for (size_t done = 0; done < op->bytes; done += most) {
+        size_t bytes = op->bytes - done < most ? op->bytes - done : most;
+        int rc = reduce_piece(src + done, dst + done, bytes, op->after, red);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
 }
 
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC's access
@@ -175,12 +188,33 @@ void exec_begin(exec_state *x)
     x->round = 0;
     x->nreq = 0;
     x->posted = 0;
+    x->arrived = 0;
+    if (x->shm)
+        x->bufs[BUF_SHM] = shm_begin_call(x->shm);
+}
+
+/* A round that begins with a node barrier: 1 once passed (blocking: waits). */
+static int barrier(exec_state *x, int blocking)
+{
+    if (!x->arrived) {
+        shm_arrive(x->shm);
+        x->arrived = 1;
+    }
+    if (blocking)
+        shm_wait(x->shm);
+    else if (!shm_passed(x->shm))
+        return 0;
+    return 1;
 }
 
 int exec_progress(exec_state *x, int blocking, int *done)
 {
     *done = 0;
+    if (x->pl->shm_bytes && !x->shm)
+        return MPI_ERR_INTERN;
     while (x->round < x->pl->nrounds) {
+        if (!x->posted && x->pl->rounds[x->round].sync && !barrier(x, blocking))
+            return MPI_SUCCESS;     /* not yet */
         int rc = x->posted ? MPI_SUCCESS : post_round(x), flag;
         if (rc == MPI_SUCCESS)
             rc = wait_round(x, blocking, &flag);
@@ -192,6 +226,7 @@ int exec_progress(exec_state *x, int blocking, int *done)
             return rc;
         x->round++;
         x->posted = 0;
+        x->arrived = 0;
     }
     *done = 1;
     return MPI_SUCCESS;

@@ -151,9 +151,21 @@ void plan_need_tmp(plan *pl, size_t bytes)
         pl->tmp_bytes = bytes;
 }
 
+void plan_need_shm(plan *pl, size_t bytes)
+{
+    if (bytes > pl->shm_bytes)
+        pl->shm_bytes = bytes;
+}
+
+void plan_sync(plan *pl)
+{
+    plan_end_round(pl);     /* a pending barrier keeps its (empty) round */
+    pl->sync_next = 1;
+}
+
 void plan_end_round(plan *pl)
 {
-    if (pl->err || pl->nops == pl->round_start)
+    if (pl->err || (pl->nops == pl->round_start && !pl->sync_next))
         return;
     if (grow((void **)&pl->rounds, &pl->cap_rounds, pl->nrounds + 1, sizeof *pl->rounds)) {
         pl->err = 1;
@@ -164,8 +176,10 @@ void plan_end_round(plan *pl)
         msgs += pl->ops[i].kind == OP_SEND || pl->ops[i].kind == OP_RECV;
     if (msgs > pl->max_msgs)
         pl->max_msgs = msgs;
-    pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start };
+    pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start,
+                                              pl->sync_next };
     pl->round_start = pl->nops;
+    pl->sync_next = 0;
 }
 
 void plan_fail(plan *pl) { pl->err = 1; }
@@ -193,6 +207,7 @@ void plan_count(const plan *pl, plan_stats *st)
     memset(st, 0, sizeof *st);
     for (size_t r = 0; r < pl->nrounds; r++) {
         size_t ns = 0, nr = 0, bs = 0, br = 0;
+        st->syncs += pl->rounds[r].sync != 0;
         const plan_op *op = pl->ops + pl->rounds[r].first;
         for (size_t i = 0; i < pl->rounds[r].nops; i++, op++) {
             if (op->kind == OP_SEND) {

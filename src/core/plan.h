@@ -11,6 +11,12 @@
  * declares), with byte offsets, so one plan serves every call of the same
  * shape. In a round, every send and receive is posted at once; when all of
  * them are complete, the round's local operations run in order.
+ *
+ * SHM is the node's shared segment: one buffer per node, which every rank
+ * of the node sees (offsets are the same on all of them). A round may
+ * begin with a barrier of the node's ranks (plan_sync); between two
+ * barriers (an epoch) a byte of SHM written by one rank is neither read nor
+ * written by another, which the checker proves.
  */
 #ifndef MPICOLL_PLAN_H
 #define MPICOLL_PLAN_H
@@ -18,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum plan_buf { BUF_SEND, BUF_RECV, BUF_TMP, PLAN_NBUF };
+enum plan_buf { BUF_SEND, BUF_RECV, BUF_TMP, BUF_SHM, PLAN_NBUF };
 enum plan_opkind { OP_SEND, OP_RECV, OP_COPY, OP_REDUCE };
 
 typedef struct plan_op {
@@ -43,6 +49,7 @@ typedef struct plan_seg {
 typedef struct plan_round {
     size_t first;       /* index of the round's first op */
     size_t nops;
+    int sync;           /* begins with a barrier of the node's ranks */
 } plan_round;
 
 /* Parameters of an algorithm, by position in its table entry. */
@@ -74,6 +81,8 @@ typedef struct plan {
     int open_seg;           /* between plan_*_begin and plan_seg_end */
     size_t round_start;     /* first op of the round being built */
     size_t tmp_bytes;       /* scratch the plan needs */
+    size_t shm_bytes;       /* the node's shared segment the plan needs */
+    int sync_next;          /* the next round begins with a barrier */
     size_t max_msgs;        /* most sends + receives in one round */
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     int err;                /* sticky: an allocation failed while building */
@@ -93,6 +102,16 @@ void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer);
 void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
                size_t bytes);
 void plan_need_tmp(plan *pl, size_t bytes);
+
+/* The node's shared segment (BUF_SHM): plan_need_shm declares its size,
+ * which must be the same in the plans of all ranks of a node. plan_sync
+ * ends the round; the next one begins with a barrier of the node's ranks
+ * (a barrier is kept even if no operation follows it). A plan that uses
+ * SHM synchronises at least once: the executor then alternates between
+ * two copies of the segment from call to call, so that consecutive calls
+ * need no barrier between them (see docs/ARCHITECTURE.md). */
+void plan_need_shm(plan *pl, size_t bytes);
+void plan_sync(plan *pl);
 
 /* Local reductions of `bytes` (whole elements), run in order with the
  * round's copies. Operand order matters for non-commutative operations:
@@ -128,6 +147,7 @@ typedef struct plan_stats {
     size_t bytes_sent, bytes_recv;
     size_t copy_bytes;      /* bytes moved by local copies */
     size_t reduce_bytes;    /* bytes reduced (the γ term) */
+    size_t syncs;           /* node barriers */
     double alpha_terms;     /* Σ over rounds of max(#sends, #recvs) */
     double beta_bytes;      /* Σ over rounds of max(bytes sent, bytes received) */
 } plan_stats;

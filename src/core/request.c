@@ -8,6 +8,10 @@
  * waited on, or by mpicoll_progress(); it never needs a helper thread and
  * never blocks inside a test. A persistent request builds all of this once:
  * mpicoll_start only takes a tag and runs the copies and the plan.
+ *
+ * Threads: a request's lock is held while it advances, so that
+ * mpicoll_progress in one thread (which skips requests busy elsewhere)
+ * and mpicoll_test or mpicoll_wait in another never run it at once.
  */
 #include "runtime.h"
 #include "../../include/mpicoll.h"
@@ -25,6 +29,9 @@ struct mpicoll_request_s {
     int ntypes;
     exec_state x;
     int persistent, active, done;
+    int err;                    /* an error met by mpicoll_progress, for its owner */
+    comm_state *held;           /* the reference the request holds */
+    pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
 };
 
@@ -86,7 +93,10 @@ static void release(req_t *r)
         PMPI_Type_free(&r->types[i]);
     if (r->plan.reqs)
         ready_plan_free(&r->plan);
+    if (r->held)
+        comm_state_release(r->held);
     free(r->scratch);
+    pthread_mutex_destroy(&r->lock);
     free(r);
 }
 
@@ -205,7 +215,8 @@ int call_launch(const call_mode *m, coll_call *c)
     if (!m->req) {
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
-                         .types = c->rp->types, .red = c->reduces ? &c->red : NULL };
+                         .types = c->rp->types, .red = c->reduces ? &c->red : NULL,
+                         .shm = c->rp->pl.shm_bytes ? comm_state_shm(c->st) : NULL };
         memcpy(x.bufs, c->bufs, sizeof x.bufs);
         exec_begin(&x);
         int done;
@@ -214,6 +225,8 @@ int call_launch(const call_mode *m, coll_call *c)
     req_t *r = *m->req;
     r->call = *c;
     r->persistent = m->persistent;
+    comm_state_retain(c->st);
+    r->held = c->st;
     int rc = keep_types(r);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -228,19 +241,28 @@ int call_launch(const call_mode *m, coll_call *c)
 int request_new(mpicoll_request *req)
 {
     *req = calloc(1, sizeof(req_t));
-    return *req ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    if (!*req)
+        return MPI_ERR_NO_MEM;
+    pthread_mutex_init(&(*req)->lock, NULL);
+    return MPI_SUCCESS;
 }
 
 /* One step (or, blocking, all) of an active request. */
 static int advance(req_t *r, int blocking, int *flag)
 {
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&r->lock);
     *flag = 1;
-    if (!r->active)
-        return MPI_SUCCESS;
-    int rc = run_now(&r->call, &r->x, blocking, &r->done);
-    *flag = r->done;
-    if (rc != MPI_SUCCESS || r->done)
-        deactivate(r);
+    if (r->active) {
+        rc = run_now(&r->call, &r->x, blocking, &r->done);
+        *flag = r->done;
+        if (rc != MPI_SUCCESS || r->done)
+            deactivate(r);
+    } else if (r->err != MPI_SUCCESS) {
+        rc = r->err;    /* failed in mpicoll_progress */
+        r->err = MPI_SUCCESS;
+    }
+    pthread_mutex_unlock(&r->lock);
     return rc;
 }
 
@@ -262,7 +284,9 @@ static int raised(int rc)
 
 int mpicoll_start(mpicoll_request *req)
 {
-    if (!req || !*req || !(*req)->persistent || (*req)->active)
+    if (!req)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
+    if (!*req || !(*req)->persistent || (*req)->active)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     activate(*req);
     return MPI_SUCCESS;
@@ -319,6 +343,10 @@ int mpicoll_wait(mpicoll_request *req)
 
 int mpicoll_testall(int n, mpicoll_request reqs[], int *flag)
 {
+    if (n < 0)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_COUNT);
+    if ((n > 0 && !reqs) || !flag)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
     int all = 1, rc = MPI_SUCCESS;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         int f = 1;
@@ -336,6 +364,10 @@ int mpicoll_testall(int n, mpicoll_request reqs[], int *flag)
 
 int mpicoll_waitall(int n, mpicoll_request reqs[])
 {
+    if (n < 0)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_COUNT);
+    if (n > 0 && !reqs)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
     int rc = MPI_SUCCESS;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
         rc = mpicoll_wait(&reqs[i]);
@@ -344,9 +376,9 @@ int mpicoll_waitall(int n, mpicoll_request reqs[])
 
 int mpicoll_request_free(mpicoll_request *req)
 {
-    if (!req || !*req)
-        return MPI_SUCCESS;
-    if ((*req)->active)
+    if (!req)
+        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
+    if (!*req || (*req)->active)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     release(*req);
     *req = MPICOLL_REQUEST_NULL;
@@ -361,9 +393,13 @@ int mpicoll_progress(void)
     pthread_mutex_lock(&active_lock);
     for (req_t *r = active_head, *next; r && rc == MPI_SUCCESS; r = next) {
         next = r->next;
+        if (pthread_mutex_trylock(&r->lock) != 0)
+            continue;   /* advancing in another thread */
         rc = run_now(&r->call, &r->x, 0, &r->done);
         if (rc != MPI_SUCCESS || r->done)
             unlink_active(r);
+        r->err = rc;
+        pthread_mutex_unlock(&r->lock);
     }
     pthread_mutex_unlock(&active_lock);
     return raised(rc);

@@ -63,8 +63,25 @@ MPI_Comm comm_state_comm(const comm_state *st);
 int comm_state_size(const comm_state *st);
 int comm_state_rank(const comm_state *st);
 
+/* A duplicate of MPI_COMM_SELF that returns errors, for MPI calls that
+ * take a communicator but only work locally (freed at MPI_Finalize). */
+int comm_self(MPI_Comm *self);
+
+/* Requests hold a reference to their communicator's state, so that the
+ * user may free the communicator while they live (MPI's rule: pending
+ * operations complete normally). */
+void comm_state_retain(comm_state *st);
+void comm_state_release(comm_state *st);
+
+/* The number of communicator states alive in the process (for tests). */
+int comm_state_live(void);
+
 /* The number of nodes the communicator spans (collective on first use). */
 int comm_state_nodes(comm_state *st, int *nnodes);
+
+/* The node's shared segment of a call whose plan uses one (R_SHM
+ * algorithms: src/core/shm.h), made when the selection first asked. */
+struct shm_state *comm_state_shm(const comm_state *st);
 
 /* Scratch memory of at least `bytes` owned by the state (grows, never
  * shrinks; valid until the next call). NULL if out of memory. */
@@ -191,10 +208,13 @@ typedef struct exec_state {
     MPI_Request *reqs;
     const MPI_Datatype *types;
     const exec_reduce *red;
+    struct shm_state *shm;      /* the node's segment, for a plan that uses BUF_SHM */
     size_t round, nreq;
     int posted;
+    int arrived;                /* at the node barrier that begins the round */
 } exec_state;
 
+/* exec_begin also points BUF_SHM at this call's copy of the segment. */
 void exec_begin(exec_state *x);
 int exec_progress(exec_state *x, int blocking, int *done);
 
@@ -249,8 +269,27 @@ int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
  * MPI_COMM_NULL) and returns it. */
 int mpicoll_raise(MPI_Comm comm, int code);
 
-/* Argument checks shared by entry points: MPI_SUCCESS or an error class. */
-int check_comm(MPI_Comm comm);
-int check_count_type(int count, MPI_Datatype t);
+/* Argument checks shared by entry points: MPI_SUCCESS or an error class
+ * (docs/robustness.md has the table). All are local. */
+int check_comm(MPI_Comm comm);                  /* NULL, intercommunicator: COMM */
+int check_count_type(int count, MPI_Datatype t);    /* COUNT; TYPE: NULL, uncommitted */
+/* n elements of t at buf: BUFFER when buf is NULL and the data would start
+ * at address 0 (NULL is also MPI_BOTTOM, for absolute addresses). */
+int check_buffer(const void *buf, size_t n, MPI_Datatype t);
+/* BUFFER when the send and receive data overlap (without MPI_IN_PLACE). */
+int check_disjoint(const void *a, size_t na, MPI_Datatype ta, const void *b, size_t nb,
+                   MPI_Datatype tb);
+/* OP: MPI_OP_NULL, or a predefined operation undefined for t's predefined
+ * base type (MPI-3.1, 5.9.2); TYPE: a predefined operation on a type
+ * mixing predefined types. */
+int check_op(MPI_Op op, MPI_Datatype t);
+/* Send and receive sides of a block collective: TRUNCATE when their bytes
+ * differ, TYPE when their elements differ in size. */
+int check_signatures(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype);
+
+int op_is_predefined(MPI_Op op);
+/* The one predefined type t is built from, or MPI_DATATYPE_NULL when it
+ * mixes several (or is too deep). */
+MPI_Datatype dt_base_type(MPI_Datatype t);
 
 #endif

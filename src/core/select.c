@@ -176,20 +176,39 @@ int select_verbose(void)
     return cfg.verbose;
 }
 
-/* The first restriction of a that the call breaks, or NULL. */
-static const char *broken(const coll_algo *a, const call_info *ci)
+static const char needs_shm[] = "ranks that share memory on each node";
+
+/* The first restriction of a that the call breaks, or NULL; *on_p: it is
+ * one on the number of ranks. */
+static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p)
 {
     unsigned r = a->restrictions;
     int p = ci->p;
+    *on_p = 1;
     if ((r & R_TWO) && p != 2)
         return "exactly 2 ranks";
     if ((r & R_POW2) && (p & (p - 1)) != 0)
         return "a power-of-two number of ranks";
     if ((r & R_EVEN) && p % 2 != 0)
         return "an even number of ranks";
+    *on_p = 0;
     if ((r & R_COMMUTATIVE) && !ci->commutative)
         return "a commutative operation";
+    if ((r & R_SHM) && ci->request)
+        return "a blocking call (shared-memory algorithms do not run as requests)";
+    if ((r & R_SHM) && ci->shm_missing)
+        return needs_shm;
+    if ((r & R_ONE_NODE) && ci->nnodes > 1)
+        return "a communicator within one node";
+    if ((r & R_ORDERED_NODES) && !ci->commutative && ci->scattered_nodes)
+        return "nodes of consecutive ranks for a non-commutative operation";
     return NULL;
+}
+
+static const char *broken(const coll_algo *a, const call_info *ci)
+{
+    int on_p;
+    return broken_why(a, ci, &on_p);
 }
 
 int coll_algo_applies(const coll_algo *a, const call_info *ci)
@@ -213,14 +232,18 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
                           char *err, size_t errlen)
 {
     const coll_algo *a = ch->algo;
-    const char *needs = broken(a, ci);
+    int on_p;
+    const char *needs = broken_why(a, ci, &on_p);
     if (!needs)
         return MPI_SUCCESS;
-    char why[160];
-    if (a->restrictions & R_COMMUTATIVE && !ci->commutative)
-        snprintf(why, sizeof why, "%s %s needs %s", c->name, a->name, needs);
-    else
+    char why[240];
+    if (on_p)
         snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name, needs, ci->p);
+    else if (needs == needs_shm)
+        snprintf(why, sizeof why, "%s %s needs %s (%s)", c->name, a->name, needs,
+                 ci->shm_missing);
+    else
+        snprintf(why, sizeof why, "%s %s needs %s", c->name, a->name, needs);
     if (forced && cfg.policy == FALLBACK_ERROR) {
         snprintf(err, errlen, "%s (MPICOLL_FALLBACK=error)", why);
         return MPI_ERR_UNSUPPORTED_OPERATION;

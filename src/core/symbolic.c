@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REG_SEND, REG_RECV, REG_TMP };
+enum { REG_SEND, REG_RECV, REG_TMP, REG_SHM };
 #define UNSET (-1)
 
 /* A byte of a buffer. Collectives that move data use the label only; a
@@ -26,6 +26,25 @@ typedef struct qnode {
     size_t op;
 } qnode;
 
+/* Who last wrote and read a byte of a node's shared segment, and in which
+ * epoch (the node's barriers passed, from 1): two ranks may not touch the
+ * same byte in one epoch unless both only read it. */
+#define READERS (-2)            /* several ranks read it in the epoch */
+typedef struct byte_access {
+    int32_t writer, reader;
+    uint32_t w_epoch, r_epoch;
+} byte_access;
+
+/* A node: its shared segment (SHM) and its barrier. */
+typedef struct shm_node {
+    size_t len;                 /* as declared by the node's plans */
+    int declared_by;            /* the first rank that declared it, or -1 */
+    unsigned char *cells;
+    byte_access *acc;
+    int size, arrived;          /* ranks, and ranks waiting at the barrier */
+    uint32_t epoch;
+} shm_node;
+
 typedef struct span {
     int region;
     int write;
@@ -43,6 +62,10 @@ typedef struct sim {
     unsigned char **send, **recv, **tmp;
     size_t *round, *pending;
     char *done;
+    const int *node_of;             /* node of each rank */
+    shm_node *node;
+    int nn;
+    char *waiting, *passed;         /* at the barrier that begins its round; past it */
     int *qhead, *qtail;             /* per (sender, receiver) pair */
     char *qkind;
     qnode *nodes;
@@ -94,7 +117,13 @@ static cell *at(const sim *s, unsigned char *base, size_t i)
 
 static const char *buf_name(int b)
 {
-    return b == BUF_SEND ? "SEND" : b == BUF_RECV ? "RECV" : "TMP";
+    return b == BUF_SEND ? "SEND" : b == BUF_RECV ? "RECV" : b == BUF_TMP ? "TMP" : "SHM";
+}
+
+static size_t buf_len(const sim *s, int r, int buf)
+{
+    return buf == BUF_SEND ? s->send_len[r] : buf == BUF_RECV ? s->recv_len[r]
+         : buf == BUF_TMP ? s->plans[r].tmp_bytes : s->node[s->node_of[r]].len;
 }
 
 /* Memory a (rank, buffer, offset, bytes) reference names, with its region
@@ -103,14 +132,17 @@ static const char *buf_name(int b)
 static unsigned char *resolve(sim *s, int r, int buf, size_t off, size_t bytes, int *region,
                               size_t *abs)
 {
-    size_t len = buf == BUF_SEND ? s->send_len[r]
-               : buf == BUF_RECV ? s->recv_len[r] : s->plans[r].tmp_bytes;
+    size_t len = buf_len(s, r, buf);
     if (off > len || bytes > len - off) {
         fail(s, "rank %d round %zu: %s[%zu..%zu) is outside the buffer of %zu bytes", r,
              s->round[r], buf_name(buf), off, off + bytes, len);
         return NULL;
     }
     *abs = off;
+    if (buf == BUF_SHM) {
+        *region = REG_SHM;
+        return s->node[s->node_of[r]].cells + off * s->csize;
+    }
     *region = buf == BUF_RECV ? REG_RECV : buf == BUF_TMP ? REG_TMP : REG_SEND;
     if (buf == BUF_SEND && s->alias[r] != NO_ALIAS) {
         *region = REG_RECV;
@@ -156,6 +188,44 @@ static void piece(const plan *pl, const plan_op *op, uint32_t k, size_t *off, si
 }
 
 static int is_comm(const plan_op *op) { return op->kind == OP_SEND || op->kind == OP_RECV; }
+
+/* Rank r reads (or writes) bytes [off, off + bytes) of its node's segment
+ * in the node's current epoch: a race if another rank wrote one of them in
+ * this epoch, or (a write) read one. Whether the other access comes first
+ * does not matter, so one schedule proves them all. */
+static int shm_touch(sim *s, int r, int buf, size_t off, size_t bytes, int write)
+{
+    if (buf != BUF_SHM)
+        return 0;
+    shm_node *nd = &s->node[s->node_of[r]];
+    for (size_t i = off; i < off + bytes; i++) {
+        byte_access *a = &nd->acc[i];
+        int other = -1;
+        const char *did = "wrote";
+        if (a->w_epoch == nd->epoch && a->writer != r) {
+            other = a->writer;
+        } else if (write && a->r_epoch == nd->epoch && a->reader != r) {
+            other = a->reader;
+            did = "read";
+        }
+        if (other != -1)
+            return fail(s, "race: rank %d round %zu %s byte %zu of node %d's shared segment, "
+                        "which %s%d %s since the last barrier", r, s->round[r],
+                        write ? "writes" : "reads", i, s->node_of[r],
+                        other == READERS ? "ranks other than " : "rank ",
+                        other == READERS ? r : other, did);
+        if (write) {
+            a->writer = r;
+            a->w_epoch = nd->epoch;
+        } else if (a->r_epoch == nd->epoch && a->reader != r) {
+            a->reader = READERS;
+        } else {
+            a->reader = r;
+            a->r_epoch = nd->epoch;
+        }
+    }
+    return 0;
+}
 
 /* Within a round, a receive may not overlap any other send or receive. */
 static int check_races(sim *s, int r, const plan_round *rd)
@@ -220,7 +290,7 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
     for (uint32_t k = 0; k < pieces(so); k++, pos += bytes) {
         piece(&s->plans[rs], so, k, &off, &bytes);
         unsigned char *src = resolve(s, rs, so->buf, off, bytes, &reg, &abs);
-        if (!src)
+        if (!src || shm_touch(s, rs, so->buf, off, bytes, 0))
             return -1;
         memcpy(s->wire + pos * s->csize, src, bytes * s->csize);
     }
@@ -228,7 +298,7 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
     for (uint32_t k = 0; k < pieces(ro); k++, pos += bytes) {
         piece(&s->plans[rv], ro, k, &off, &bytes);
         unsigned char *dst = resolve(s, rv, ro->buf, off, bytes, &reg, &abs);
-        if (!dst)
+        if (!dst || shm_touch(s, rv, ro->buf, off, bytes, 1))
             return -1;
         memcpy(dst, s->wire + pos * s->csize, bytes * s->csize);
     }
@@ -268,14 +338,10 @@ static int post(sim *s, int r, size_t i)
     return 0;
 }
 
-/* Starts rank r's current round, or marks r done after its last one. */
-static int start_round(sim *s, int r)
+/* Posts rank r's current round (past its barrier, if it has one). */
+static int begin_round(sim *s, int r)
 {
     const plan *pl = &s->plans[r];
-    if (s->round[r] == pl->nrounds) {
-        s->done[r] = 1;
-        return 0;
-    }
     const plan_round *rd = &pl->rounds[s->round[r]];
     if (check_races(s, r, rd))
         return -1;
@@ -289,6 +355,35 @@ static int start_round(sim *s, int r)
         if (is_comm(&pl->ops[rd->first + i]) && post(s, r, rd->first + i))
             return -1;
     return 0;
+}
+
+/* Starts rank r's current round, or marks r done after its last one. A
+ * round that begins with a barrier waits until every rank of the node has
+ * reached one; then the node's next epoch begins and all of them go on. */
+static int start_round(sim *s, int r)
+{
+    const plan *pl = &s->plans[r];
+    if (s->round[r] == pl->nrounds) {
+        s->done[r] = 1;
+        return 0;
+    }
+    if (!pl->rounds[s->round[r]].sync || s->passed[r])
+        return begin_round(s, r);
+    int n = s->node_of[r];
+    shm_node *nd = &s->node[n];
+    s->waiting[r] = 1;
+    if (++nd->arrived < nd->size)
+        return 0;
+    nd->arrived = 0;
+    nd->epoch++;
+    for (int m = 0; m < s->p && s->res->ok; m++) {
+        if (s->node_of[m] != n)
+            continue;
+        s->waiting[m] = 0;
+        s->passed[m] = 1;
+        begin_round(s, m);
+    }
+    return s->res->ok ? 0 : -1;
 }
 
 static uint64_t mix(uint64_t x)
@@ -356,6 +451,9 @@ static int local_reduce(sim *s, int r, const plan_op *op)
     unsigned char *src, *dst;
     if (operands(s, r, op, &src, &dst))
         return -1;
+    if (shm_touch(s, r, op->buf, op->off, op->bytes, 0) ||
+        shm_touch(s, r, op->dst_buf, op->dst_off, op->bytes, 1))
+        return -1;
     for (size_t i = 0; i < op->bytes; i++) {
         cell *d = at(s, dst, i), *x = at(s, src, i);
         if (op->after ? combine(s, r, d, d, x) : combine(s, r, d, x, d))
@@ -385,10 +483,13 @@ static int finish_round(sim *s, int r)
             continue;
         }
         unsigned char *src, *dst;
-        if (operands(s, r, op, &src, &dst))
+        if (operands(s, r, op, &src, &dst) ||
+            shm_touch(s, r, op->buf, op->off, op->bytes, 0) ||
+            shm_touch(s, r, op->dst_buf, op->dst_off, op->bytes, 1))
             return -1;
         memmove(dst, src, op->bytes * s->csize);
     }
+    s->passed[r] = 0;
     s->round[r]++;
     s->starting[s->nstarting++] = r;
     return 0;
@@ -401,6 +502,11 @@ static int deadlocked(sim *s)
             continue;
         const plan *pl = &s->plans[r];
         const plan_round *rd = &pl->rounds[s->round[r]];
+        if (s->waiting[r])
+            return fail(s, "deadlock: rank %d waits at its node's barrier before round %zu "
+                        "(of %zu); %d of the node's %d ranks reached it", r, s->round[r],
+                        pl->nrounds, s->node[s->node_of[r]].arrived,
+                        s->node[s->node_of[r]].size);
         for (size_t i = 0; i < rd->nops; i++) {
             const plan_op *op = &pl->ops[rd->first + i];
             if (is_comm(op))
@@ -497,6 +603,7 @@ static void count(sim *s)
         KEEP_MAX(bytes_recv);
         KEEP_MAX(copy_bytes);
         KEEP_MAX(reduce_bytes);
+        KEEP_MAX(syncs);
 #undef KEEP_MAX
         if (st.alpha_terms > s->res->alpha_max)
             s->res->alpha_max = st.alpha_terms;
@@ -531,6 +638,13 @@ static void sim_free(sim *s)
     free(s->qtail);
     free(s->qkind);
     free(s->nodes);
+    for (int n = 0; s->node && n < s->nn; n++) {
+        free(s->node[n].cells);
+        free(s->node[n].acc);
+    }
+    free(s->node);
+    free(s->waiting);
+    free(s->passed);
     free(s->ready);
     free(s->starting);
     free(s->spans);
@@ -583,10 +697,19 @@ static int sim_setup(sim *s, const int *params)
     s->qkind = calloc(pairs, 1);
     s->ready = malloc((p + 1) * sizeof *s->ready);
     s->starting = malloc(p * sizeof *s->starting);
+    s->waiting = calloc(p, 1);
+    s->passed = calloc(p, 1);
+    for (int r = 0; r < s->p; r++)
+        s->nn = s->node_of[r] + 1 > s->nn ? s->node_of[r] + 1 : s->nn;
+    s->node = calloc((size_t)s->nn, sizeof *s->node);
     if (!s->send_len || !s->recv_len || !s->alias || !s->starting || !s->plans || !s->send ||
         !s->recv || !s->tmp || !s->round || !s->pending || !s->done || !s->qhead ||
-        !s->qtail || !s->qkind || !s->ready)
+        !s->qtail || !s->qkind || !s->ready || !s->waiting || !s->passed || !s->node)
         return -1;
+    for (int n = 0; n < s->nn; n++) {
+        s->node[n].declared_by = -1;
+        s->node[n].epoch = 1;
+    }
     memset(s->qhead, -1, pairs * sizeof *s->qhead);
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
@@ -608,9 +731,54 @@ static int sim_setup(sim *s, const int *params)
         if (!s->recv[r] || !s->send[r] || !s->tmp[r])
             return -1;
         fill_send(s, r);
+        s->node[s->node_of[r]].size++;
+    }
+    for (int n = 0; n < s->nn; n++) {
+        shm_node *nd = &s->node[n];
+        size_t len = 0;
+        for (int r = 0; r < s->p; r++)
+            if (s->node_of[r] == n && s->plans[r].shm_bytes > len)
+                len = s->plans[r].shm_bytes;
+        nd->cells = cells(s, len);
+        nd->acc = calloc(len ? len : 1, sizeof *nd->acc);
+        if (!nd->cells || !nd->acc)
+            return -1;
     }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
     return s->nodes ? 0 : -1;
+}
+
+static int uses_shm(const plan *pl)
+{
+    for (size_t i = 0; i < pl->nops; i++)
+        if (pl->ops[i].buf == BUF_SHM || (!is_comm(&pl->ops[i]) && pl->ops[i].dst_buf == BUF_SHM))
+            return 1;
+    return 0;
+}
+
+/* The ranks of a node agree on their segment's size, and a plan that uses
+ * it has a barrier (the executor alternates between two copies of the
+ * segment from call to call: safe only if every call synchronises). */
+static int check_shm_decl(sim *s)
+{
+    for (int r = 0; r < s->p; r++) {
+        const plan *pl = &s->plans[r];
+        shm_node *nd = &s->node[s->node_of[r]];
+        if (nd->declared_by < 0) {
+            nd->declared_by = r;
+            nd->len = pl->shm_bytes;
+        } else if (nd->len != pl->shm_bytes) {
+            return fail(s, "ranks %d and %d of node %d declare shared segments of %zu and %zu "
+                        "bytes", nd->declared_by, r, s->node_of[r], nd->len, pl->shm_bytes);
+        }
+        int syncs = 0;
+        for (size_t k = 0; k < pl->nrounds; k++)
+            syncs += pl->rounds[k].sync != 0;
+        if (syncs == 0 && uses_shm(pl))
+            return fail(s, "rank %d uses the shared segment without a barrier: consecutive "
+                        "calls would race", r);
+    }
+    return 0;
 }
 
 int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
@@ -630,11 +798,12 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
             return -1;
         o.node_of = one_node;
     }
-    sim s = { .c = c, .a = a, .o = &o, .p = p, .res = res };
+    sim s = { .c = c, .a = a, .o = &o, .p = p, .res = res, .node_of = o.node_of };
     int rc = -1;
     if (sim_setup(&s, params))
         goto out;
     count(&s);
+    check_shm_decl(&s);
     for (int r = 0; r < p && res->ok; r++)
         start_round(&s, r);
     /* Supersteps: every round that can complete does, then every rank that

@@ -14,6 +14,14 @@
  * buffer, offsets out of bounds, a receive that overlaps another operation
  * of its round, a reduction of part of an element, and size mismatches
  * between a send and its receive.
+ *
+ * The node's shared segment (BUF_SHM) is one buffer per node (o->node_of),
+ * and a round that begins with a barrier waits for every rank of the node:
+ * a barrier some rank never reaches is a deadlock, and between two
+ * barriers a byte written by one rank and read or written by another is a
+ * race, whatever the order of the two. Ranks of a node must declare the
+ * same segment size, and a plan that uses the segment must pass a barrier
+ * (consecutive calls alternate between two segments: see shm.h).
  */
 #ifndef MPICOLL_SYMBOLIC_H
 #define MPICOLL_SYMBOLIC_H

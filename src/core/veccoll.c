@@ -17,20 +17,38 @@
 #include <limits.h>
 #include <string.h>
 
+/* MPI's argument checks, all local: the communicator, count and type,
+ * the root, the operation against the type, MPI_IN_PLACE as a send
+ * buffer only (for a reduce, at the root only), NULL buffers that hold
+ * data, and overlapping send and receive data. */
 static int check_args(const vec_call *v, int *p, int *me)
 {
+    const coll_desc *c = v->coll;
+    const int inplace = v->sbuf == MPI_IN_PLACE;
     int rc = check_comm(v->comm);
     if (rc == MPI_SUCCESS)
         rc = check_count_type(v->count, v->type);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (v->coll->reduction && v->op == MPI_OP_NULL)
-        return MPI_ERR_OP;
     PMPI_Comm_size(v->comm, p);
     PMPI_Comm_rank(v->comm, me);
-    if (v->coll->rooted && (v->root < 0 || v->root >= *p))
+    if (c->rooted && (v->root < 0 || v->root >= *p))
         return MPI_ERR_ROOT;
-    return MPI_SUCCESS;
+    if (c->reduction && (rc = check_op(v->op, v->type)) != MPI_SUCCESS)
+        return rc;
+    if (v->rbuf == MPI_IN_PLACE || (inplace && c->reduction && c->rooted && *me != v->root))
+        return MPI_ERR_BUFFER;
+    /* the elements each buffer holds on this rank: the data model counts
+     * vectors */
+    const coll_shape unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
+    const size_t nsend = inplace ? 0 : c->send_bytes(&unit) * (size_t)v->count;
+    const size_t nrecv = c->recv_bytes(&unit) * (size_t)v->count;
+    rc = check_buffer(v->rbuf, nrecv, v->type);
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = check_buffer(v->sbuf, nsend, v->type);
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = check_disjoint(v->sbuf, nsend, v->type, v->rbuf, nrecv, v->type);
+    return rc;
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
@@ -46,45 +64,6 @@ typedef struct layout {
     int direct;             /* the user's buffers as they are */
     int size;               /* data bytes of one user element */
 } layout;
-
-static int is_predefined_op(MPI_Op op)
-{
-    static const MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND,
-                                  MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC,
-                                  MPI_MINLOC, MPI_REPLACE, MPI_NO_OP };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (op == ops[i])
-            return 1;
-    return 0;
-}
-
-/* The one predefined type a datatype is built from, or MPI_DATATYPE_NULL
- * when it mixes several (or is too deep). */
-static MPI_Datatype base_type(MPI_Datatype t, int depth)
-{
-    int ni, na, nd, combiner;
-    if (depth > 16 || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
-        return MPI_DATATYPE_NULL;
-    if (combiner == MPI_COMBINER_NAMED)
-        return t;
-    int ints[ni > 0 ? ni : 1];
-    MPI_Aint addrs[na > 0 ? na : 1];
-    MPI_Datatype types[nd > 0 ? nd : 1], base = MPI_DATATYPE_NULL;
-    if (PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) != MPI_SUCCESS)
-        return MPI_DATATYPE_NULL;
-    int mixed = 0;
-    for (int i = 0; i < nd; i++) {
-        MPI_Datatype b = base_type(types[i], depth + 1);
-        if (b == MPI_DATATYPE_NULL || (base != MPI_DATATYPE_NULL && b != base))
-            mixed = 1;
-        base = b;
-        int tni, tna, tnd, tc;
-        PMPI_Type_get_envelope(types[i], &tni, &tna, &tnd, &tc);
-        if (tc != MPI_COMBINER_NAMED)
-            PMPI_Type_free(&types[i]);
-    }
-    return mixed ? MPI_DATATYPE_NULL : base;
-}
 
 static int contiguous(MPI_Datatype t, MPI_Aint *true_lb)
 {
@@ -106,8 +85,8 @@ static int get_layout(MPI_Datatype t, MPI_Op op, int reduction, layout *l)
     if (dt_view_get(t, &tv) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
         return MPI_ERR_TYPE;
     l->etype = t;
-    if (reduction && is_predefined_op(op))
-        l->etype = base_type(t, 0);
+    if (reduction && op_is_predefined(op))
+        l->etype = dt_base_type(t);
     if (l->etype == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;    /* a type mixing predefined types: no predefined op on it */
     int esize;
@@ -153,7 +132,7 @@ static copy_step from_view(const layout *l, char *view, void *user, size_t n, MP
 static int probe_op(const layout *l, MPI_Op op)
 {
     _Alignas(16) unsigned char a[256] = { 0 }, b[256] = { 0 };
-    if (!is_predefined_op(op) || l->esize + (size_t)l->lb > sizeof a)
+    if (!op_is_predefined(op) || l->esize + (size_t)l->lb > sizeof a)
         return MPI_SUCCESS;     /* user operations are the user's to match */
     return PMPI_Reduce_local(a, b, 1, l->etype, op) == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
 }
@@ -181,8 +160,6 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
     const size_t send_n = send_len / block * (size_t)v->count;
     const size_t recv_n = recv_len / block * (size_t)v->count;
     const size_t alias = inplace && c->inplace_offset ? c->inplace_offset(&shape) : NO_ALIAS;
-    if ((recv_len && !v->rbuf) || (send_len && !inplace && !v->sbuf))
-        return MPI_ERR_BUFFER;
 
     int commutative = 1;
     if (c->reduction && PMPI_Op_commutative(v->op, &commutative) != MPI_SUCCESS)
@@ -250,5 +227,5 @@ int veccoll_call(const vec_call *v, const call_mode *mode)
         call_abandon(mode);
     else if (mode == &nb)
         rc = request_run_once(&nbreq);
-    return mpicoll_raise(rc == MPI_ERR_COMM ? MPI_COMM_NULL : v->comm, rc);
+    return mpicoll_raise(v->comm, rc);
 }

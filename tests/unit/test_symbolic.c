@@ -154,6 +154,62 @@ static int reduction_cases(void)
     return failures;
 }
 
+/* Through a node's shared segment: each rank copies its block into its
+ * slot, a barrier, all copy every slot out. Variants with one fault each. */
+static void shm_with(plan *pl, const plan_args *a, int fault)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block;
+    plan_need_shm(pl, (size_t)p * B + (fault == 4 && r == 1));  /* one byte more */
+    plan_copy(pl, BUF_SEND, 0, BUF_SHM, (size_t)r * B, B);
+    if (fault != 1 && fault != 3)
+        plan_sync(pl);
+    if (fault == 2 && r == 0)
+        plan_sync(pl);                  /* a barrier the others never reach */
+    for (int s = 0; s < p; s++)
+        plan_copy(pl, BUF_SHM, (size_t)s * B, BUF_RECV, (size_t)s * B, B);
+    if (fault == 5 && r > 0)            /* a slot the others read */
+        plan_copy(pl, BUF_SEND, 0, BUF_SHM, (size_t)(r - 1) * B, B);
+    if (fault == 1)
+        plan_sync(pl);                  /* after the reads: too late */
+}
+
+#define SHM_FAULT(n) static void shm##n(plan *pl, const plan_args *a) { shm_with(pl, a, n); }
+SHM_FAULT(0) SHM_FAULT(1) SHM_FAULT(2) SHM_FAULT(3) SHM_FAULT(4) SHM_FAULT(5)
+
+static int shm_cases(int *ncases)
+{
+    static const struct {
+        plan_builder build;
+        const char *expect;
+    } sc[] = {
+        { shm0, NULL },
+        { shm1, "race" },
+        { shm2, "waits at its node's barrier" },
+        { shm3, "without a barrier" },
+        { shm4, "declare shared segments" },
+        { shm5, "read since the last barrier" },
+    };
+    int failures = 0, n = (int)(sizeof sc / sizeof sc[0]);
+    *ncases = n;
+    for (int i = 0; i < n; i++) {
+        coll_algo a = { .name = "shm_under_test", .build = sc[i].build };
+        int params[PLAN_MAX_PARAMS] = { 0 };
+        sym_opts o = { .block = 3 };
+        sym_result r;
+        if (sym_run(&allgather_desc, &a, params, 5, &o, &r))
+            return -1;
+        int ok = sc[i].expect ? !r.ok && strstr(r.why, sc[i].expect) != NULL : r.ok;
+        if (!ok) {
+            printf("FAIL shared-memory case %d: expected %s, got: %s\n", i,
+                   sc[i].expect ? sc[i].expect : "a pass", r.ok ? "a pass" : r.why);
+            failures++;
+        }
+    }
+    printf("shared memory: %d passed, %d failed\n", n - failures, failures);
+    return failures;
+}
+
 int main(void)
 {
     int failures = 0, n = (int)(sizeof cases / sizeof cases[0]);
@@ -177,11 +233,12 @@ int main(void)
             }
         }
     }
-    int rfail = reduction_cases();
-    if (rfail < 0) {
+    int nshm, rfail = reduction_cases(), sfail = shm_cases(&nshm);
+    if (rfail < 0 || sfail < 0) {
         printf("FAIL: out of memory\n");
         return 1;
     }
-    printf("%d passed, %d failed\n", 2 * n - failures + 7 - rfail, failures + rfail);
-    return failures + rfail != 0;
+    printf("%d passed, %d failed\n", 2 * n - failures + 7 - rfail + nshm - sfail,
+           failures + rfail + sfail);
+    return failures + rfail + sfail != 0;
 }

@@ -71,6 +71,8 @@ int mpicoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                    mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 request, 0);
 }
@@ -79,6 +81,8 @@ int mpicoll_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype send
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                        mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 request, 1);
 }

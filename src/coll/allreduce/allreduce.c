@@ -63,11 +63,15 @@ int mpicoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 int mpicoll_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, count, datatype, op, comm, request, 0);
 }
 
 int mpicoll_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, count, datatype, op, comm, request, 1);
 }

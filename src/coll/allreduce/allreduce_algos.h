@@ -4,6 +4,7 @@
 
 #include "../../core/plan.h"
 #include "../../patterns/patterns.h"
+#include "../../patterns/segment.h"
 
 #define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
     void allreduce_##name(plan *pl, const plan_args *a);

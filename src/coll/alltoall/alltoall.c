@@ -75,6 +75,8 @@ int mpicoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                    mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 request, 0);
 }
@@ -83,6 +85,8 @@ int mpicoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendt
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                        mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 request, 1);
 }

@@ -61,11 +61,15 @@ int mpicoll_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_
 int mpicoll_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, buffer, count, datatype, root, comm, request, 0);
 }
 
 int mpicoll_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                        mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, buffer, count, datatype, root, comm, request, 1);
 }

@@ -60,11 +60,15 @@ int mpicoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, count, datatype, op, root, comm, request, 0);
 }
 
 int mpicoll_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, count, datatype, op, root, comm, request, 1);
 }

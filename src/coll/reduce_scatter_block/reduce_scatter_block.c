@@ -67,6 +67,8 @@ int mpicoll_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                   mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, recvcount, datatype, op, comm, request, 0);
 }
 
@@ -74,5 +76,7 @@ int mpicoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int re
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                       mpicoll_request *request)
 {
+    if (!request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
     return call(NULL, sendbuf, recvbuf, recvcount, datatype, op, comm, request, 1);
 }

@@ -1,0 +1,36 @@
+/*
+ * allreduce: shm
+ *
+ * What:    through the node's shared segment: each rank copies its vector
+ *          into its slot; barrier; rank i reduces slice i (pat_block over
+ *          the p ranks) of all p vectors, in rank order (its own straight
+ *          from its send buffer), into the result area; barrier; all copy
+ *          the result out. Vectors that do not fit go in chunks pipelined
+ *          over two areas: in one epoch the ranks copy chunk j + 2 in,
+ *          reduce chunk j + 1 and copy chunk j out.
+ * Paper:   the shared-memory reduce-scatter + gather of e.g. Graham &
+ *          Shipman, "MPI Support for Multi-core Architectures: Optimized
+ *          Shared Memory Collectives", EuroPVM/MPI 2008; slices reduced in
+ *          rank order, so results are bitwise identical on every rank and
+ *          non-commutative operations are respected.
+ * Steps:   n + 1 barriers, n = 1 when (p + 1)·vector fits the segment,
+ *          else chunks of segment / (2(p + 1)) bytes.
+ * Cost:    per rank: (n + 1)·β_sync + ((p - 1)/p)·n_v·μ in + ((p - 1)/p)·n_v·γ
+ *          (its slice over the p vectors) + n_v·μ out (n_v = vector bytes,
+ *          μ: time to copy a byte).
+ * Limits:  one node (else shm_hier); blocking calls only (R_SHM).
+ * Memory:  the node's segment: (p + 1)·vector, or 2(p + 1)·chunk <= segment.
+ * Example: mpicoll show allreduce shm --np 5 --compact
+ *          (columns: ranks; rows: elements of the receive buffer after each
+ *          round; k = how many ranks' contributions the element holds
+ *   round  0       1       2
+ *   rank   01234   01234   01234
+ *   0      .....   .....   55555
+ */
+#include "allreduce_algos.h"
+#include "../../patterns/segment.h"
+
+void allreduce_shm(plan *pl, const plan_args *a)
+{
+    pat_shm_reduce(pl, a->p, a->rank, -1, NULL, a->block, a->esize, (size_t)a->param[0]);
+}

@@ -1,0 +1,39 @@
+/*
+ * allreduce: shm_hier
+ *
+ * What:    hierarchical: each node reduces through its shared segment as
+ *          shm does (rank i of the node reduces slice i over the node's
+ *          ranks, in rank order) into a node result; the nodes' first
+ *          ranks send it to each other (one message per pair of nodes and
+ *          chunk) and each reduces the N node results in node order into
+ *          the final result, which the node's ranks copy out. Pipelined
+ *          over two areas, four stages: copy in, node reduce, first ranks
+ *          combine, copy out.
+ * Paper:   SMP-aware allreduce (node reduce, leaders' allreduce, node
+ *          broadcast), e.g. Sistare, vandeVaart & Loh, "Optimization of MPI
+ *          Collectives on Clusters of Large-Scale SMPs", SC 1999; the
+ *          leaders' step is allgather + local reduce (Open MPI's
+ *          allgather_reduce), so node results combine in node order.
+ * Steps:   n + 2 barriers (one node: n + 1, as shm); N - 1 messages out
+ *          and in at each first rank per chunk.
+ * Cost:    per chunk at a first rank: (N - 1)(α + chunk·β) + (N - 1)·chunk·γ.
+ * Limits:  blocking calls on ranks that share memory on each node (R_SHM);
+ *          a non-commutative operation needs nodes of consecutive ranks
+ *          (R_ORDERED_NODES): node results are then rank ranges.
+ * Memory:  each node's segment: (q + 2)·vector, or 2(q + 2)·chunk, chunk =
+ *          segment / (2(q_max + 2)); first ranks: N·chunk of scratch.
+ * Example: mpicoll show allreduce shm_hier --np 5 --ranks-per-node 2 --compact
+ *          (columns: ranks; rows: elements of the receive buffer after each
+ *          round; k = how many ranks' contributions the element holds
+ *   round  0       1       2       3
+ *   rank   01234   01234   01234   01234
+ *   0      .....   .....   .....   55555
+ */
+#include "allreduce_algos.h"
+#include "../../patterns/segment.h"
+
+void allreduce_shm_hier(plan *pl, const plan_args *a)
+{
+    pat_shm_reduce(pl, a->p, a->rank, -1, a->node_of, a->block, a->esize,
+                   (size_t)a->param[0]);
+}

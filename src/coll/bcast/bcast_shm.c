@@ -1,0 +1,30 @@
+/*
+ * bcast: shm
+ *
+ * What:    the root copies its buffer into the node's shared segment;
+ *          barrier; every other rank copies it out. Buffers that do not fit
+ *          go in chunks pipelined over two areas: the root copies chunk
+ *          j + 1 in while the others copy chunk j out; one barrier per
+ *          chunk.
+ * Paper:   the shared-memory broadcast of e.g. Graham & Shipman, "MPI
+ *          Support for Multi-core Architectures: Optimized Shared Memory
+ *          Collectives", EuroPVM/MPI 2008.
+ * Steps:   n barriers, n = 1 when the buffer fits the segment, else
+ *          ceil(bytes / (segment / 2)).
+ * Cost:    n·β_sync + bytes·μ at the root and at each other rank.
+ * Limits:  one node (else shm_hier); blocking calls only (R_SHM).
+ * Memory:  the node's segment: the buffer, or the whole segment.
+ * Example: mpicoll show bcast shm --np 5 --compact
+ *          (columns: ranks; rows: bytes of the buffer after each round;
+ *          k = rank k's byte, . = not there yet)
+ *   round  0       1
+ *   rank   01234   01234
+ *   0      0....   00000
+ */
+#include "bcast_algos.h"
+#include "../../patterns/segment.h"
+
+void bcast_shm(plan *pl, const plan_args *a)
+{
+    pat_shm_bcast(pl, a->p, a->rank, a->root, NULL, a->block, (size_t)a->param[0]);
+}

@@ -1,0 +1,205 @@
+/* The node's shared segment and its barrier (see shm.h). */
+#include "shm.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* A barrier flag per rank, each on its own pair of cache lines (the
+ * adjacent-line prefetcher pulls lines in pairs). */
+#define LINE 128
+/* Copies of the segment grow to at least twice their size, in steps of
+ * this many bytes, so that a ladder of sizes reallocates a few times. */
+#define GROW_STEP ((size_t)64 << 10)
+
+struct shm_state {
+    const char *missing;
+    MPI_Comm node;              /* the node's ranks */
+    int q, me;                  /* their number, this rank among them */
+    MPI_Win win;
+    int locked;
+    char *base;                 /* the window, at this rank's address */
+    size_t half;                /* bytes of each copy of the segment */
+    uint64_t gen;               /* barriers begun */
+    int next;                   /* the first flag not yet seen at gen */
+    int parity;
+};
+
+static const char *const reasons[] = {
+    NULL,
+    "a node of MPICOLL_RANKS_PER_NODE ranks spans several shared-memory domains",
+    "MPI_Win_allocate_shared failed",
+    "SMPI simulates its ranks in one process: a rank polling shared memory would stop "
+    "the simulation",
+};
+
+static _Atomic uint64_t *flag(const shm_state *st, int i)
+{
+    return (_Atomic uint64_t *)(void *)(st->base + (size_t)i * LINE);
+}
+
+static void window_free(shm_state *st)
+{
+    if (st->locked)
+        PMPI_Win_unlock_all(st->win);
+    if (st->win != MPI_WIN_NULL)
+        PMPI_Win_free(&st->win);
+    st->locked = 0;
+    st->win = MPI_WIN_NULL;
+    st->base = NULL;
+    st->half = 0;
+}
+
+/* Collective over the node: a window of flags and two copies of `half`
+ * bytes, flags at zero on every rank before anyone uses them. */
+static int window_make(shm_state *st, size_t half)
+{
+    size_t ctl = (size_t)st->q * LINE;
+    MPI_Aint size = st->me == 0 ? (MPI_Aint)(ctl + 2 * half) : 0, got;
+    int unit;
+    void *mine;
+    int rc = PMPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, st->node, &mine, &st->win);
+    if (rc != MPI_SUCCESS) {
+        st->win = MPI_WIN_NULL;
+        return rc;
+    }
+    rc = PMPI_Win_set_errhandler(st->win, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Win_shared_query(st->win, 0, &got, &unit, &st->base);
+    if (rc == MPI_SUCCESS && (size_t)got < ctl + 2 * half)
+        rc = MPI_ERR_WIN;
+    if (rc == MPI_SUCCESS && (rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, st->win)) == MPI_SUCCESS)
+        st->locked = 1;
+    if (rc == MPI_SUCCESS) {
+        atomic_store_explicit(flag(st, st->me), 0, memory_order_relaxed);
+        PMPI_Win_sync(st->win);
+        rc = PMPI_Barrier(st->node);
+    }
+    if (rc != MPI_SUCCESS) {
+        window_free(st);
+        return rc;
+    }
+    st->half = half;
+    st->gen = 0;
+    st->next = 0;
+    st->parity = 0;
+    return MPI_SUCCESS;
+}
+
+/* The node's ranks: the shared-memory domain, split by node number (the
+ * same groups unless MPICOLL_RANKS_PER_NODE emulates smaller nodes). 0, or
+ * the reason (1) when this rank's node spans several domains. */
+static int node_comm(shm_state *st, MPI_Comm comm, int rank, int p, const int *node_of,
+                     int *reason)
+{
+    MPI_Comm dom = MPI_COMM_NULL;
+    int rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dom);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_split(dom, node_of[rank], rank, &st->node);
+    if (dom != MPI_COMM_NULL)
+        PMPI_Comm_free(&dom);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_errhandler(st->node, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_size(st->node, &st->q);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_rank(st->node, &st->me);
+    int members = 0;
+    for (int i = 0; i < p; i++)
+        members += node_of[i] == node_of[rank];
+    *reason = members == st->q ? 0 : 1;
+    return rc;
+}
+
+int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state **out)
+{
+    shm_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return MPI_ERR_NO_MEM;
+    st->node = MPI_COMM_NULL;
+    st->win = MPI_WIN_NULL;
+#ifdef SMPI_H
+    const int smpi = 1;
+#else
+    const int smpi = 0;
+#endif
+    int rc = MPI_SUCCESS, reason = 3;
+    if (!smpi) {
+        rc = node_comm(st, comm, rank, p, node_of, &reason);
+        if (rc == MPI_SUCCESS && reason == 0 && window_make(st, 0) != MPI_SUCCESS)
+            reason = 2;
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Allreduce(MPI_IN_PLACE, &reason, 1, MPI_INT, MPI_MAX, comm);
+    }
+    if (rc != MPI_SUCCESS || reason != 0) {
+        window_free(st);
+        if (st->node != MPI_COMM_NULL)
+            PMPI_Comm_free(&st->node);
+    }
+    if (rc != MPI_SUCCESS) {
+        free(st);
+        return rc;
+    }
+    st->missing = reasons[reason];
+    *out = st;
+    return MPI_SUCCESS;
+}
+
+void shm_state_free(shm_state *st)
+{
+    if (!st)
+        return;
+    window_free(st);
+    if (st->node != MPI_COMM_NULL)
+        PMPI_Comm_free(&st->node);
+    free(st);
+}
+
+const char *shm_missing(const shm_state *st) { return st->missing; }
+
+int shm_reserve(shm_state *st, size_t bytes)
+{
+    if (bytes <= st->half)
+        return MPI_SUCCESS;
+    size_t half = st->half * 2 > bytes ? st->half * 2 : bytes;
+    half = (half + GROW_STEP - 1) / GROW_STEP * GROW_STEP;
+    /* the node's ranks may still read the previous call's data */
+    int rc = PMPI_Barrier(st->node);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    window_free(st);
+    return window_make(st, half);
+}
+
+char *shm_begin_call(shm_state *st)
+{
+    st->parity ^= 1;
+    return st->base + (size_t)st->q * LINE + (size_t)st->parity * st->half;
+}
+
+void shm_arrive(shm_state *st)
+{
+    st->gen++;
+    st->next = 0;
+    PMPI_Win_sync(st->win);     /* this rank's stores to the segment before its flag */
+    atomic_store_explicit(flag(st, st->me), st->gen, memory_order_release);
+}
+
+int shm_passed(shm_state *st)
+{
+    for (; st->next < st->q; st->next++)
+        if (atomic_load_explicit(flag(st, st->next), memory_order_acquire) < st->gen)
+            return 0;
+    PMPI_Win_sync(st->win);     /* the others' stores, before this rank's loads */
+    return 1;
+}
+
+/* Yields the processor between polls: with more ranks than cores (as in
+ * the tests on 2 cores) the rank being waited for needs it, and spinning
+ * first measured slower even with a core per rank (docs/ARCHITECTURE.md). */
+void shm_wait(shm_state *st)
+{
+    while (!shm_passed(st))
+        sched_yield();
+}

@@ -1,0 +1,151 @@
+/* What the robustness tests share (robust.h). */
+#include "robust.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
+                                      "bcast", "reduce_scatter_block" };
+const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
+
+int rb_coll_index(const char *name)
+{
+    for (int c = 0; c < NCOLL; c++)
+        if (!strcmp(name, rb_names[c]))
+            return c;
+    return -1;
+}
+
+int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_request *r)
+{
+    const char *alg = a->algorithm ? a->algorithm : mpicoll_algorithm_name(rb_names[c], 0);
+    mpicoll_request *rq = a->null_request ? NULL : r;
+    const void *sb = a->sbuf;
+    void *rb = a->rbuf;
+    const int sn = a->scount, n = a->rcount, root = a->root;
+    const MPI_Datatype st = a->stype, t = a->rtype;
+    const MPI_Op op = a->op;
+    const MPI_Comm comm = a->comm;
+    switch (c) {
+    case AG:
+        return f == BLOCKING ? mpicoll_allgather(sb, sn, st, rb, n, t, comm)
+             : f == WITH ? mpicoll_allgather_with(alg, sb, sn, st, rb, n, t, comm)
+             : f == NB ? mpicoll_iallgather(sb, sn, st, rb, n, t, comm, rq)
+             : mpicoll_allgather_init(sb, sn, st, rb, n, t, comm, rq);
+    case A2A:
+        return f == BLOCKING ? mpicoll_alltoall(sb, sn, st, rb, n, t, comm)
+             : f == WITH ? mpicoll_alltoall_with(alg, sb, sn, st, rb, n, t, comm)
+             : f == NB ? mpicoll_ialltoall(sb, sn, st, rb, n, t, comm, rq)
+             : mpicoll_alltoall_init(sb, sn, st, rb, n, t, comm, rq);
+    case AR:
+        return f == BLOCKING ? mpicoll_allreduce(sb, rb, n, t, op, comm)
+             : f == WITH ? mpicoll_allreduce_with(alg, sb, rb, n, t, op, comm)
+             : f == NB ? mpicoll_iallreduce(sb, rb, n, t, op, comm, rq)
+             : mpicoll_allreduce_init(sb, rb, n, t, op, comm, rq);
+    case RED:
+        return f == BLOCKING ? mpicoll_reduce(sb, rb, n, t, op, root, comm)
+             : f == WITH ? mpicoll_reduce_with(alg, sb, rb, n, t, op, root, comm)
+             : f == NB ? mpicoll_ireduce(sb, rb, n, t, op, root, comm, rq)
+             : mpicoll_reduce_init(sb, rb, n, t, op, root, comm, rq);
+    case BC:
+        return f == BLOCKING ? mpicoll_bcast(rb, n, t, root, comm)
+             : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
+             : f == NB ? mpicoll_ibcast(rb, n, t, root, comm, rq)
+             : mpicoll_bcast_init(rb, n, t, root, comm, rq);
+    default:
+        return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
+             : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
+             : f == NB ? mpicoll_ireduce_scatter_block(sb, rb, n, t, op, comm, rq)
+             : mpicoll_reduce_scatter_block_init(sb, rb, n, t, op, comm, rq);
+    }
+}
+
+int rb_run(enum rb_coll c, enum rb_form f, const struct rb_args *a)
+{
+    mpicoll_request r = MPICOLL_REQUEST_NULL;
+    int rc = rb_start(c, f, a, &r);
+    if (rc != MPI_SUCCESS || f == BLOCKING || f == WITH)
+        return rc;
+    if (f == PERSISTENT && (rc = mpicoll_start(&r)) != MPI_SUCCESS)
+        return rc;
+    rc = mpicoll_wait(&r);
+    if (rc == MPI_SUCCESS && f == PERSISTENT)
+        rc = mpicoll_request_free(&r);
+    return rc;
+}
+
+int rb_data_init(struct rb_data *d, int n, MPI_Comm comm)
+{
+    MPI_Comm_size(comm, &d->p);
+    MPI_Comm_rank(comm, &d->rank);
+    d->n = n;
+    d->send = malloc(((size_t)d->p * (size_t)n + 1) * sizeof(int));
+    d->recv = malloc(((size_t)d->p * (size_t)n + 1) * sizeof(int));
+    return d->send && d->recv ? 0 : -1;
+}
+
+void rb_data_free(struct rb_data *d)
+{
+    free(d->send);
+    free(d->recv);
+    d->send = d->recv = NULL;
+}
+
+static int value(int r, int i) { return r * 10000 + i; }
+
+struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
+{
+    const int total = d->p * d->n, root = d->p - 1;
+    for (int i = 0; i < total; i++) {
+        d->send[i] = value(d->rank, i);
+        d->recv[i] = c == BC && d->rank == root ? value(root, i) : -1;
+    }
+    d->recv[total] = -1;
+    struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
+                         c == BC || c == AG || c == A2A ? MPI_OP_NULL : MPI_SUM, root, comm,
+                         NULL, 0 };
+    return a;
+}
+
+int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
+{
+    const int n = d->n, p = d->p, r = d->rank;
+    if (c == BC || (c == RED && r != p - 1))
+        return c == RED;    /* a reduce's non-roots send as usual */
+    /* the elements of the send data that sit in the receive buffer */
+    const int first = c == AG ? r * n : 0, len = c == AG || c == AR || c == RED ? n : p * n;
+    for (int i = 0; i < len; i++)
+        d->recv[first + i] = value(r, i);
+    a->sbuf = MPI_IN_PLACE;
+    return 1;
+}
+
+int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
+{
+    const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
+    const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
+    for (int i = 0; i < len; i++) {
+        int w = c == AG ? value(i / n, i % n)
+              : c == A2A ? value(i / n, r * n + i % n)
+              : c == BC ? value(root, i)
+              : c == RSB ? sum + p * (r * n + i)
+              : sum + p * i;
+        if (d->recv[i] != w) {
+            *got = d->recv[i];
+            *want = w;
+            return i;
+        }
+    }
+    /* a reduce's non-root buffer, and the element past every buffer, untouched */
+    if (c == RED && r != root && d->recv[0] != -1) {
+        *got = d->recv[0];
+        *want = -1;
+        return 0;
+    }
+    if (d->recv[p * n] != -1) {
+        *got = d->recv[p * n];
+        *want = -1;
+        return p * n;
+    }
+    return -1;
+}

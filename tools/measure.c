@@ -1,0 +1,768 @@
+/*
+ * The measuring core of `mpicoll bench` and `mpicoll tune` (measure.h):
+ * the collectives as the harness calls them, their data and its
+ * validation, and the interleaved timing of the cases of one size.
+ *
+ * Data: the block collectives (allgather, alltoall) move bytes whose
+ * value names the sending rank and the position; the vector collectives
+ * (allreduce, reduce, bcast, reduce_scatter_block) run MPI_SUM (reduce
+ * and bcast at root 0) on small integers, so that every sum is exact
+ * whatever the order of the additions, and every element is checked.
+ */
+#include "measure.h"
+
+#include "core/runtime.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SENTINEL 0xFF    /* pattern() never yields it */
+#define GUARD_BYTES 64   /* checked past the receive buffer, to catch overruns */
+/* The interleaving: a case's iterations at a size go in chunks of at most
+ * MEASURE_CHUNK_MAX, and in at least MIN_ROUNDS chunks when there are
+ * that many. */
+#define MIN_ROUNDS 10
+#define BENCH_ROOT 0
+
+struct etype etypes[NTYPES] = {
+    { "char", MPI_DATATYPE_NULL, 1 },
+    { "int", MPI_DATATYPE_NULL, sizeof(int) },
+    { "float", MPI_DATATYPE_NULL, sizeof(float) },
+    { "double", MPI_DATATYPE_NULL, sizeof(double) },
+};
+
+void measure_init(int *argc, char ***argv, int *rank, int *nranks)
+{
+    int provided;
+
+    MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+    etypes[T_CHAR].type = MPI_SIGNED_CHAR;
+    etypes[T_INT].type = MPI_INT;
+    etypes[T_FLOAT].type = MPI_FLOAT;
+    etypes[T_DOUBLE].type = MPI_DOUBLE;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, nranks);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+int measure_nodes(MPI_Comm comm)
+{
+    comm_state *st;
+    int nnodes = 1;
+
+    if (comm_state_get(comm, &st) != MPI_SUCCESS || comm_state_nodes(st, &nnodes) != MPI_SUCCESS)
+        nnodes = 1;
+    return nnodes;
+}
+
+/* ---- data --------------------------------------------------------------- */
+
+/* Byte `pos` of `rank`'s send data. At a given position each rank (up to
+ * 255 of them) has its own value, and positions are scrambled so that data
+ * shifted by some bytes is caught too. Never SENTINEL, so a byte left
+ * unwritten is caught. */
+static unsigned char pattern(int rank, size_t pos)
+{
+    uint32_t h = (uint32_t)pos * 2654435761u; /* Knuth's multiplicative hash */
+
+    return (unsigned char)(((uint32_t)rank + (h >> 16)) % 255u);
+}
+
+/* Element i of `rank`'s send vector: a small integer (exact sums in float
+ * for up to 2^18 ranks; in signed char, ranks from 64 on send zeros). */
+static long value(const struct etype *t, int rank, size_t i)
+{
+    if (t == &etypes[T_CHAR])
+        return rank < 64 ? (long)(((size_t)rank + i) % 2) : 0;
+    return (long)(((size_t)rank * 3 + i) % 64);
+}
+
+static void put(const struct etype *t, unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x = (signed char)v; memcpy(buf + i, &x, 1); break; }
+    case T_INT: { int x = (int)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    case T_FLOAT: { float x = (float)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    default: { double x = (double)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    }
+}
+
+/* 1 if element i of buf is exactly v (a SENTINEL-filled float or double is
+ * a NaN, equal to nothing). */
+static int is(const struct etype *t, const unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x; memcpy(&x, buf + i, 1); return x == v; }
+    case T_INT: { int x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == v; }
+    case T_FLOAT: { float x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (float)v; }
+    default: { double x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (double)v; }
+    }
+}
+
+static long sum_over_ranks(const struct etype *t, int nranks, size_t i)
+{
+    long s = 0;
+
+    for (int r = 0; r < nranks; r++)
+        s += value(t, r, i);
+    return s;
+}
+
+/* ---- the calls ---------------------------------------------------------- */
+
+/* One call of a collective: `count` is its count argument (sendcount =
+ * recvcount for allgather and alltoall, recvcount for reduce_scatter_block)
+ * in elements of `type`. */
+struct call {
+    const char *spec;        /* NULL: the MPI library's own */
+    int mode;                /* MODE_PERSISTENT: makes the request */
+    const void *sendbuf;     /* or MPI_IN_PLACE */
+    void *recvbuf;
+    int count;
+    MPI_Datatype type;
+    MPI_Comm comm;
+    MPI_Request *mreq;       /* the MPI library's non-blocking call */
+    mpicoll_request *creq;   /* mpicoll's non-blocking or persistent call */
+};
+
+/* mpicoll's non-blocking and persistent calls with an algorithm named for
+ * the call. The public API names one only for blocking calls (the _with
+ * forms); these go through the entry paths that mpicoll_i<coll> and
+ * mpicoll_<coll>_init use (src/core/runtime.h), with the spec. */
+static int request_call(const struct call *c, const char *coll, MPI_Op op, int root)
+{
+    call_mode mode = { c->creq, c->mode == MODE_PERSISTENT };
+    const coll_desc *d = coll_find(coll);
+    vec_call v = { d, c->spec, c->sendbuf, c->recvbuf, c->count, c->type, op, root, c->comm };
+
+    if (!d->reduction && !d->rooted)
+        return blockcoll_call(d, c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count,
+                              MPI_BYTE, c->comm, &mode);
+    return veccoll_call(&v, &mode);
+}
+
+static int call_allgather(const struct call *c)
+{
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Allgather(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
+                             c->comm);
+    if (c->spec == NULL)
+        return MPI_Iallgather(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
+                              c->comm, c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_allgather_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
+                                      c->count, MPI_BYTE, c->comm);
+    return request_call(c, "allgather", MPI_OP_NULL, -1);
+}
+
+static int call_alltoall(const struct call *c)
+{
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Alltoall(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
+                            c->comm);
+    if (c->spec == NULL)
+        return MPI_Ialltoall(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
+                             c->comm, c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_alltoall_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
+                                     c->count, MPI_BYTE, c->comm);
+    return request_call(c, "alltoall", MPI_OP_NULL, -1);
+}
+
+static int call_allreduce(const struct call *c)
+{
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Allreduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, c->comm);
+    if (c->spec == NULL)
+        return MPI_Iallreduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, c->comm,
+                              c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_allreduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
+                                      MPI_SUM, c->comm);
+    return request_call(c, "allreduce", MPI_SUM, -1);
+}
+
+static int call_reduce(const struct call *c)
+{
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Reduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, BENCH_ROOT,
+                          c->comm);
+    if (c->spec == NULL)
+        return MPI_Ireduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, BENCH_ROOT,
+                           c->comm, c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_reduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
+                                   MPI_SUM, BENCH_ROOT, c->comm);
+    return request_call(c, "reduce", MPI_SUM, BENCH_ROOT);
+}
+
+/* The buffer is the receive buffer (the root's holds the data). */
+static int call_bcast(const struct call *c)
+{
+    struct call b = *c;
+
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Bcast(c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm);
+    if (c->spec == NULL)
+        return MPI_Ibcast(c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm, c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_bcast_with(c->spec, c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm);
+    b.sendbuf = MPI_IN_PLACE; /* veccoll_call's form of a broadcast */
+    return request_call(&b, "bcast", MPI_OP_NULL, BENCH_ROOT);
+}
+
+static int call_reduce_scatter_block(const struct call *c)
+{
+    if (c->spec == NULL && c->mode == MODE_BLOCKING)
+        return MPI_Reduce_scatter_block(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM,
+                                        c->comm);
+    if (c->spec == NULL)
+        return MPI_Ireduce_scatter_block(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM,
+                                         c->comm, c->mreq);
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_reduce_scatter_block_with(c->spec, c->sendbuf, c->recvbuf, c->count,
+                                                 c->type, MPI_SUM, c->comm);
+    return request_call(c, "reduce_scatter_block", MPI_SUM, -1);
+}
+
+/* ---- the checks (data only: the harness checks the guard) --------------- */
+
+static int check_allgather(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                           int rank, int nranks)
+{
+    (void)rank;
+    (void)t;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
+                return 0;
+    return 1;
+}
+
+/* Block r must be block `rank` of rank r's send buffer: its bytes at
+ * positions rank * bytes + i. */
+static int check_alltoall(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                          int rank, int nranks)
+{
+    (void)t;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, (size_t)rank * bytes + i))
+                return 0;
+    return 1;
+}
+
+static int check_allreduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                           int rank, int nranks)
+{
+    (void)rank;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, i)))
+            return 0;
+    return 1;
+}
+
+/* The root holds the sum (the receive buffer is insignificant elsewhere). */
+static int check_reduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                        int rank, int nranks)
+{
+    return rank != BENCH_ROOT || check_allreduce(recvbuf, count, t, rank, nranks);
+}
+
+static int check_bcast(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                       int rank, int nranks)
+{
+    (void)rank;
+    (void)nranks;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, value(t, BENCH_ROOT, i)))
+            return 0;
+    return 1;
+}
+
+/* Block `rank` of the sum: elements rank * count + i of the vectors. */
+static int check_reduce_scatter_block(const unsigned char *recvbuf, size_t count,
+                                      const struct etype *t, int rank, int nranks)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, (size_t)rank * count + i)))
+            return 0;
+    return 1;
+}
+
+/* What MPI_IN_PLACE means for a collective's input: */
+enum {
+    IP_NONE,       /* nothing (bcast) */
+    IP_OWN_BLOCK,  /* the rank's block sits at its place in the receive buffer (allgather) */
+    IP_WHOLE,      /* the receive buffer holds the send data */
+    IP_ROOT,       /* the root's receive buffer holds its send data; others send as usual */
+};
+
+static const struct mcoll allgather = {
+    "allgather", call_allgather, check_allgather, 0, 1, 0, T_CHAR, IP_OWN_BLOCK,
+    "one rank's block",
+};
+static const struct mcoll alltoall = {
+    "alltoall", call_alltoall, check_alltoall, 1, 1, 0, T_CHAR, IP_WHOLE,
+    "the block one rank sends to one peer",
+};
+static const struct mcoll allreduce = {
+    "allreduce", call_allreduce, check_allreduce, 0, 0, 1, T_FLOAT, IP_WHOLE,
+    "the whole vector",
+};
+static const struct mcoll reduce = {
+    "reduce", call_reduce, check_reduce, 0, 0, 1, T_FLOAT, IP_ROOT,
+    "the whole vector (root 0)",
+};
+static const struct mcoll bcast = {
+    "bcast", call_bcast, check_bcast, 0, 0, 1, T_CHAR, IP_NONE, "the whole vector (root 0)",
+};
+static const struct mcoll reduce_scatter_block = {
+    "reduce_scatter_block", call_reduce_scatter_block, check_reduce_scatter_block, 1, 0, 1,
+    T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcount = n / p)",
+};
+
+const struct mcoll *const mcolls[] = {
+    &allgather, &alltoall, &allreduce, &reduce, &bcast, &reduce_scatter_block, NULL,
+};
+
+const struct mcoll *mcoll_find(const char *name)
+{
+    for (int i = 0; mcolls[i]; i++)
+        if (strcmp(mcolls[i]->name, name) == 0)
+            return mcolls[i];
+    return NULL;
+}
+
+int mcoll_has_inplace(const struct mcoll *c)
+{
+    return c->inplace != IP_NONE;
+}
+
+size_t mcoll_send_elems(const struct mcoll *c, int nranks, size_t count)
+{
+    return c->send_per_peer ? (size_t)nranks * count : count;
+}
+
+static size_t recv_elems(const struct mcoll *c, int nranks, size_t count)
+{
+    return c->recv_per_peer ? (size_t)nranks * count : count;
+}
+
+/* reduce_scatter_block's row is all p blocks of the vector. */
+static size_t row_blocks(const struct mcoll *c, int nranks)
+{
+    return c->vector && c->send_per_peer ? (size_t)nranks : 1;
+}
+
+size_t mcoll_row_bytes(const struct mcoll *c, const struct etype *t, int nranks, size_t count)
+{
+    return row_blocks(c, nranks) * count * t->size;
+}
+
+size_t mcoll_count_for(const struct mcoll *c, const struct etype *t, int nranks, size_t bytes)
+{
+    return bytes / t->size / row_blocks(c, nranks);
+}
+
+/* ---- iteration counts --------------------------------------------------- */
+
+int counts_iters(const struct counts *k, size_t bytes)
+{
+    return bytes > MEASURE_LARGE_BYTES ? k->iters_large : k->iters_small;
+}
+
+int counts_warmup(const struct counts *k, size_t bytes)
+{
+    return bytes > MEASURE_LARGE_BYTES ? k->warmup_large : k->warmup_small;
+}
+
+/* ---- buffers and validation --------------------------------------------- */
+
+int meas_open(struct meas *m, MPI_Comm comm, size_t max_count)
+{
+    const struct mcoll *c = m->coll;
+    size_t t = m->type->size, send = 0;
+    int ok;
+
+    MPI_Comm_rank(comm, &m->rank);
+    MPI_Comm_size(comm, &m->nranks);
+    m->max_count = max_count;
+    m->sendbuf = m->recvbuf = NULL;
+    m->harness = m->comm = MPI_COMM_NULL;
+    if (max_count <= (SIZE_MAX - GUARD_BYTES) / (size_t)m->nranks / t) {
+        send = mcoll_send_elems(c, m->nranks, max_count) * t;
+        m->room = recv_elems(c, m->nranks, max_count) * t;
+        if (send > m->room) /* in place, reduce_scatter_block's input is the whole vector */
+            m->room = send;
+        m->sendbuf = malloc(send + 1);
+        m->recvbuf = malloc(m->room + GUARD_BYTES);
+    }
+    ok = m->sendbuf && m->recvbuf;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+    MPI_Comm_dup(comm, &m->harness);
+    MPI_Comm_set_errhandler(m->harness, MPI_ERRORS_ARE_FATAL);
+    /* errors of the measured calls are returned, so that a failing
+     * algorithm shows as failed instead of aborting the run */
+    MPI_Comm_dup(comm, &m->comm);
+    MPI_Comm_set_errhandler(m->comm, MPI_ERRORS_RETURN);
+    return ok;
+}
+
+void meas_close(struct meas *m)
+{
+    if (m->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&m->comm);
+    if (m->harness != MPI_COMM_NULL)
+        MPI_Comm_free(&m->harness);
+    free(m->sendbuf);
+    free(m->recvbuf);
+    m->sendbuf = m->recvbuf = NULL;
+}
+
+/* `rank`'s send data: pattern() bytes, or typed values. */
+static void fill(const struct meas *m, unsigned char *buf, int rank, size_t elems)
+{
+    const struct etype *t = m->type;
+
+    for (size_t i = 0; i < elems; i++) {
+        if (m->coll->vector)
+            put(t, buf, i, value(t, rank, i));
+        else
+            buf[i] = pattern(rank, i);
+    }
+}
+
+static int send_intact(const struct meas *m, size_t elems)
+{
+    const struct etype *t = m->type;
+
+    for (size_t i = 0; i < elems; i++)
+        if (m->coll->vector ? !is(t, m->sendbuf, i, value(t, m->rank, i))
+            : m->sendbuf[i] != pattern(m->rank, i))
+            return 0;
+    return 1;
+}
+
+/* 1 if this rank calls with MPI_IN_PLACE. */
+static int in_place(const struct meas *m)
+{
+    return m->inplace && (m->coll->inplace != IP_ROOT || m->rank == BENCH_ROOT);
+}
+
+/* Puts the in-place input into the receive buffer: the send data that
+ * sendbuf keeps (the call consumes it: a reduction in place overwrites
+ * its input). */
+static void refill(const struct meas *m, size_t count)
+{
+    size_t bytes = mcoll_send_elems(m->coll, m->nranks, count) * m->type->size;
+    size_t at = m->coll->inplace == IP_OWN_BLOCK ? (size_t)m->rank * bytes : 0;
+
+    if (in_place(m))
+        memcpy(m->recvbuf + at, m->sendbuf, bytes);
+}
+
+static struct call call_of(const struct meas *m, const struct mcase *k, size_t count,
+                           MPI_Request *mreq, mpicoll_request *creq)
+{
+    return (struct call){ .spec = k->native ? NULL : k->spec, .mode = k->mode,
+                          .sendbuf = in_place(m) ? MPI_IN_PLACE : m->sendbuf,
+                          .recvbuf = m->recvbuf, .count = (int)count, .type = m->type->type,
+                          .comm = m->comm, .mreq = mreq, .creq = creq };
+}
+
+/* The per-size state of a case while it is measured. */
+struct run {
+    struct mcase *k;
+    mpicoll_request preq; /* MODE_PERSISTENT: made once per size */
+    double target;        /* MODE_NB overlap phase: seconds of computation */
+    int valid, failed;
+    double *t, *overall, *compute; /* per timed iteration */
+};
+
+/* Calls `seconds` of computation that touches no memory, as OSU's
+ * dummy_compute does (no MPI call between start and wait). */
+static volatile double compute_sink; /* keeps the computation from being optimized out */
+
+static void compute_for(double seconds)
+{
+    double x = 1.0, t0 = MPI_Wtime();
+
+    while (MPI_Wtime() - t0 < seconds)
+        for (int i = 0; i < 64; i++)
+            x = x * 1.0000001 + 1e-9;
+    compute_sink = x;
+}
+
+/* One call of the case as it is timed: blocking; start, computation (in
+ * the overlap phase), wait; or start and wait of the persistent request.
+ * *comp gets the computation's time. */
+static int one_call(const struct meas *m, struct run *r, size_t count, int overlap,
+                    double *comp)
+{
+    MPI_Request mreq = MPI_REQUEST_NULL;
+    mpicoll_request creq = MPICOLL_REQUEST_NULL;
+    struct call c = call_of(m, r->k, count, &mreq, &creq);
+    int rc;
+
+    *comp = 0;
+    if (r->k->mode == MODE_BLOCKING)
+        return m->coll->call(&c);
+    if (r->k->mode == MODE_PERSISTENT) {
+        rc = mpicoll_start(&r->preq);
+        return rc == MPI_SUCCESS ? mpicoll_wait(&r->preq) : rc;
+    }
+    rc = m->coll->call(&c);
+    if (overlap) {
+        double t0 = MPI_Wtime();
+        compute_for(r->target);
+        *comp = MPI_Wtime() - t0;
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return r->k->native ? MPI_Wait(&mreq, MPI_STATUS_IGNORE) : mpicoll_wait(&creq);
+}
+
+static void sleep_us(long us)
+{
+    struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000 };
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static int guard_intact(const unsigned char *at)
+{
+    for (size_t i = 0; i < GUARD_BYTES; i++)
+        if (at[i] != SENTINEL)
+            return 0;
+    return 1;
+}
+
+/* One call outside the timed region, into a receive buffer full of
+ * SENTINEL (bcast: the root's holds the data; in place: the input), then
+ * every element of the result, the guard past it and the send data are
+ * checked. All ranks agree on the verdict, since a wrong result may show
+ * on some ranks only. */
+static int validate(const struct meas *m, struct run *r, size_t count)
+{
+    const struct mcoll *c = m->coll;
+    size_t sbytes = mcoll_send_elems(c, m->nranks, count) * m->type->size;
+    size_t region = recv_elems(c, m->nranks, count) * m->type->size;
+    double comp;
+    int ok;
+
+    if (in_place(m) && sbytes > region)
+        region = sbytes;
+    fill(m, m->sendbuf, m->rank, sbytes / m->type->size);
+    memset(m->recvbuf, SENTINEL, region + GUARD_BYTES);
+    if (c == &bcast && m->rank == BENCH_ROOT)
+        fill(m, m->recvbuf, BENCH_ROOT, count);
+    refill(m, count);
+    ok = one_call(m, r, count, 0, &comp) == MPI_SUCCESS
+         && c->check(m->recvbuf, count, m->type, m->rank, m->nranks)
+         && guard_intact(m->recvbuf + region)
+         && (in_place(m) || send_intact(m, sbytes / m->type->size));
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, m->harness);
+    return ok;
+}
+
+/* `warm` untimed then n timed iterations of one case, from timed
+ * iteration `first` on; in the overlap phase (MODE_NB) with the
+ * computation between start and wait. */
+static void time_chunk(const struct meas *m, struct run *r, size_t count, int warm, int first,
+                       int n, int overlap)
+{
+    for (int i = -warm; i < n; i++) {
+        double comp, start, elapsed;
+        int rc;
+
+        refill(m, count);
+        MPI_Barrier(m->harness);
+        start = MPI_Wtime();
+        rc = one_call(m, r, count, overlap, &comp);
+        elapsed = MPI_Wtime() - start;
+        r->failed |= rc != MPI_SUCCESS;
+        if (i >= 0 && overlap) {
+            r->overall[first + i] = elapsed;
+            r->compute[first + i] = comp;
+        } else if (i >= 0) {
+            r->t[first + i] = elapsed;
+        }
+        if (m->delay_us > 0)
+            sleep_us(m->delay_us);
+    }
+}
+
+static int chunk_of(int iters)
+{
+    int chunk = (iters + MIN_ROUNDS - 1) / MIN_ROUNDS;
+
+    return chunk < MEASURE_CHUNK_MAX ? chunk : MEASURE_CHUNK_MAX;
+}
+
+/* All valid cases, `iters` timed iterations each, in chunks taken
+ * round-robin (in reverse order every other round, so that no case always
+ * follows the same one). A case's warm-up runs before its first chunk;
+ * every later chunk begins with one untimed call, which brings its plan
+ * and data back after the other cases ran. */
+static void time_phase(const struct meas *m, struct run *runs, int n, size_t count,
+                       int warmup, int iters, int overlap, const char *label)
+{
+    const size_t bytes = mcoll_row_bytes(m->coll, m->type, m->nranks, count);
+    const int chunk = chunk_of(iters);
+    int nvalid = 0;
+    char what[200];
+
+    for (int j = 0; j < n; j++)
+        nvalid += runs[j].valid;
+    for (int first = 0, round = 0; first < iters; first += chunk, round++) {
+        for (int j = 0; j < n; j++) {
+            struct run *r = &runs[round % 2 ? n - 1 - j : j];
+            int len = iters - first < chunk ? iters - first : chunk;
+            int warm = first == 0 ? warmup : nvalid > 1;
+
+            if (!r->valid)
+                continue;
+            time_chunk(m, r, count, warm, first, len, overlap);
+            if (m->check_chunks)
+                r->valid = validate(m, r, count);
+            if (m->pg) {
+                m->pg->done += measure_units(bytes, m->nranks, warm + len + 1);
+                snprintf(what, sizeof what, "%s %zu B %s%s", label, bytes, r->k->label,
+                         overlap ? " (overlap)" : "");
+                progress_show(m->pg, what);
+            }
+        }
+    }
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* v: this rank's seconds per iteration, then the failure flag in v[n].
+ * Takes the slowest rank's (max over ranks, flag included), and its
+ * statistics in microseconds. Returns the flag. */
+static int summarize(const struct meas *m, double *v, int n, struct stats *s)
+{
+    double sum = 0;
+
+    MPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, m->harness);
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    s->median = (v[(n - 1) / 2] + v[n / 2]) / 2 * 1e6;
+    s->min = v[0] * 1e6;
+    s->max = v[n - 1] * 1e6;
+    s->avg = sum / n * 1e6;
+    return v[n] != 0;
+}
+
+double meas_size_units(const struct meas *m, const struct mcase *cases, int ncases,
+                       size_t count)
+{
+    size_t bytes = mcoll_row_bytes(m->coll, m->type, m->nranks, count);
+    int iters = counts_iters(&m->counts, bytes), warmup = counts_warmup(&m->counts, bytes);
+    double calls = 0;
+
+    for (int j = 0; j < ncases; j++)
+        calls += (cases[j].mode == MODE_NB ? 2 : 1)
+                 * (warmup + iters + 2.0 * iters / chunk_of(iters));
+    return measure_units(bytes, m->nranks, calls);
+}
+
+/* The persistent request of a case, bound to the buffers for this size;
+ * all ranks agree whether it was made. */
+static int make_persistent(const struct meas *m, struct run *r, size_t count)
+{
+    struct call c = call_of(m, r->k, count, NULL, &r->preq);
+    int ok = m->coll->call(&c) == MPI_SUCCESS;
+
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, m->harness);
+    return ok;
+}
+
+static void finish(const struct meas *m, struct run *runs, int n, int iters)
+{
+    for (int j = 0; j < n; j++) {
+        struct result *res = &runs[j].k->res;
+
+        res->iters = iters;
+        if (runs[j].valid) {
+            runs[j].t[iters] = runs[j].failed;
+            res->valid = !summarize(m, runs[j].t, iters, &res->time);
+        }
+        runs[j].valid = res->valid;
+    }
+}
+
+/* OSU's overlap: the computation between start and wait lasts as long as
+ * the pure communication did (the slowest rank's median). */
+static void overlap_phase(const struct meas *m, struct run *runs, int n, size_t count,
+                          int warmup, int iters, const char *label)
+{
+    for (int j = 0; j < n; j++) {
+        runs[j].target = runs[j].k->res.time.median / 1e6;
+        runs[j].valid &= runs[j].k->mode == MODE_NB;
+    }
+    time_phase(m, runs, n, count, warmup, iters, 1, label);
+    for (int j = 0; j < n; j++) {
+        struct result *res = &runs[j].k->res;
+        double comm;
+
+        if (!runs[j].valid)
+            continue;
+        runs[j].overall[iters] = runs[j].compute[iters] = runs[j].failed;
+        res->valid = !summarize(m, runs[j].overall, iters, &res->overall);
+        summarize(m, runs[j].compute, iters, &res->compute);
+        comm = res->overall.median - res->compute.median;
+        res->overlap = res->time.median > 0 ? 100 * (1 - comm / res->time.median) : 0;
+        if (res->overlap < 0)
+            res->overlap = 0;
+    }
+}
+
+void meas_size(struct meas *m, struct mcase *cases, int ncases, size_t count,
+               const char *label)
+{
+    const size_t bytes = mcoll_row_bytes(m->coll, m->type, m->nranks, count);
+    const int iters = counts_iters(&m->counts, bytes), warmup = counts_warmup(&m->counts, bytes);
+    const size_t slots = (size_t)iters + 1;
+    double done = m->pg ? m->pg->done + meas_size_units(m, cases, ncases, count) : 0;
+    struct run *runs = calloc((size_t)ncases, sizeof *runs);
+    double *mem = malloc((size_t)ncases * 3 * slots * sizeof *mem);
+    int ok = runs && mem, nb = 0;
+
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, m->harness);
+    for (int j = 0; j < ncases; j++) {
+        memset(&cases[j].res, 0, sizeof cases[j].res);
+        if (!ok)
+            continue;
+        runs[j] = (struct run){ .k = &cases[j], .t = mem + 3 * slots * (size_t)j };
+        runs[j].overall = runs[j].t + slots;
+        runs[j].compute = runs[j].overall + slots;
+        runs[j].valid = cases[j].mode != MODE_PERSISTENT || make_persistent(m, &runs[j], count);
+        runs[j].valid = runs[j].valid && validate(m, &runs[j], count);
+        nb |= cases[j].mode == MODE_NB;
+    }
+    if (ok) {
+        time_phase(m, runs, ncases, count, warmup, iters, 0, label);
+        finish(m, runs, ncases, iters);
+        if (nb)
+            overlap_phase(m, runs, ncases, count, warmup, iters, label);
+        for (int j = 0; j < ncases; j++)
+            if (runs[j].preq != MPICOLL_REQUEST_NULL)
+                mpicoll_request_free(&runs[j].preq);
+    }
+    if (m->pg)
+        m->pg->done = done;
+    free(runs);
+    free(mem);
+}

@@ -1,0 +1,278 @@
+/*
+ * mpicoll model: the cost model's prediction for a collective, a
+ * communicator size and a message size, per algorithm, and the algorithm
+ * the selection would run there. No mpirun, no MPI_Init.
+ *
+ * For each rank the algorithm's builder makes the plan that rank would run
+ * (as the library does at a call: no in-place, commutative operation,
+ * default parameters, nodes of --ranks-per-node consecutive ranks), and
+ * plan_count gives its α terms A (Σ over rounds of max(#sends, #receives))
+ * and β bytes B (Σ over rounds of max(bytes sent, bytes received)) and the
+ * bytes it reduces R. The prediction is the slowest rank's
+ *     T = α·A + β·B + γ·R
+ * with α, β, γ given (seconds, seconds per byte). It charges every message
+ * of a round in sequence and ignores the network's topology and
+ * contention: docs/scale.md compares it with simulated times.
+ *
+ * The selection's choice is the library's own: MPICOLL_RULES when set,
+ * else the built-in rules, then the restriction check and fallback
+ * (forcing through MPICOLL_<COLLECTIVE> is ignored, as for calls naming
+ * "auto").
+ */
+#include "cli.h"
+#include "core/coll.h"
+#include "core/rules.h"
+#include "core/runtime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Element size of the reductions' vectors (float, as `mpicoll bench`). */
+#define REDUCTION_ESIZE 4
+#define MAX_LIST 64
+
+typedef struct model_opts {
+    const coll_desc *c;
+    long np[MAX_LIST], bytes[MAX_LIST];
+    int nnp, nbytes;
+    const char *algos;          /* comma-separated specs, or "all" */
+    int ranks_per_node;
+    double alpha, beta, gamma;
+    int csv;
+} model_opts;
+
+typedef struct cost {
+    size_t rounds, msgs;        /* max over ranks */
+    double alpha_terms, beta_bytes, reduce_bytes, seconds;  /* at the slowest rank */
+} cost;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: mpicoll model COLLECTIVE --np P[,P...] --bytes B[,B...] [options]\n"
+        "The cost model's time for every algorithm (or -a's) at each (np, bytes),\n"
+        "from the plans of all ranks, and what the selection (MPICOLL_RULES, else the\n"
+        "built-in rules) would run. bytes: one rank's block for allgather and\n"
+        "alltoall, the whole vector for the reductions (float elements); K, M, G\n"
+        "suffixes are powers of 1024.\n"
+        "  -a LIST              algorithms (NAME[:p=v,...]), comma-separated (default all)\n"
+        "  --alpha S            seconds per α term (default 1e-6)\n"
+        "  --beta S             seconds per byte (default 1e-10)\n"
+        "  --gamma S            seconds per byte reduced (default 0)\n"
+        "  --ranks-per-node K   nodes of K consecutive ranks (default 1)\n"
+        "  --csv                one CSV line per (np, bytes, algorithm), then 'auto'\n");
+}
+
+/* "8,1K,64K" (or one number) into v; sizes may carry K, M or G. */
+static int parse_list(const char *s, long *v, int *n, long lo)
+{
+    char *copy = strdup(s), *save = NULL;
+    int rc = copy ? 0 : -1;
+    *n = 0;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && rc == 0;
+         t = strtok_r(NULL, ",", &save)) {
+        char *e;
+        errno = 0;
+        long x = strtol(t, &e, 10);
+        long mult = *e == 'K' ? 1L << 10 : *e == 'M' ? 1L << 20 : *e == 'G' ? 1L << 30 : 1;
+        if (mult > 1)
+            e++;
+        if (*e || errno || x < lo || x > (1L << 40) / mult || *n == MAX_LIST)
+            rc = -1;
+        else
+            v[(*n)++] = x * mult;
+    }
+    free(copy);
+    return rc || *n == 0 ? -1 : 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *e;
+    errno = 0;
+    *out = strtod(s, &e);
+    return *e || errno || *out < 0 ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, model_opts *o)
+{
+    *o = (model_opts){ .algos = "all", .ranks_per_node = 1, .alpha = 1e-6, .beta = 1e-10 };
+    if (argc < 2 || argv[1][0] == '-')
+        return -1;
+    o->c = coll_find(argv[1]);
+    if (!o->c) {
+        fprintf(stderr, "mpicoll model: unknown collective '%s'\n", argv[1]);
+        return -1;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(k, "--csv") == 0) {
+            o->csv = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "mpicoll model: '%s' needs a value or is unknown\n", k);
+            return -1;
+        }
+        i++;
+        if (strcmp(k, "--np") == 0)
+            bad = parse_list(v, o->np, &o->nnp, 1) || o->np[o->nnp - 1] > 1 << 20;
+        else if (strcmp(k, "--bytes") == 0)
+            bad = parse_list(v, o->bytes, &o->nbytes, 0);
+        else if (strcmp(k, "-a") == 0)
+            o->algos = v;
+        else if (strcmp(k, "--alpha") == 0)
+            bad = parse_double(v, &o->alpha);
+        else if (strcmp(k, "--beta") == 0)
+            bad = parse_double(v, &o->beta);
+        else if (strcmp(k, "--gamma") == 0)
+            bad = parse_double(v, &o->gamma);
+        else if (strcmp(k, "--ranks-per-node") == 0) {
+            long n;
+            int cnt;
+            bad = parse_list(v, &n, &cnt, 1) || cnt != 1 || n > 1 << 20;
+            o->ranks_per_node = bad ? 1 : (int)n;
+        } else {
+            fprintf(stderr, "mpicoll model: unknown option '%s'\n", k);
+            return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "mpicoll model: bad value '%s' for %s\n", v, k);
+            return -1;
+        }
+    }
+    if (o->nnp == 0 || o->nbytes == 0) {
+        fprintf(stderr, "mpicoll model: --np and --bytes are required\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* The cost of algorithm a at p ranks: all p plans, one at a time. */
+static int model_cost(const model_opts *o, const coll_algo *a, const int *params, int p,
+                      size_t bytes, const int *node_of, cost *out)
+{
+    memset(out, 0, sizeof *out);
+    out->seconds = -1;
+    for (int r = 0; r < p; r++) {
+        plan_args pa = { .p = p, .rank = r, .block = bytes, .commutative = 1,
+                         .esize = o->c->reduction ? REDUCTION_ESIZE : 1,
+                         .node_of = a->restrictions & R_NODES ? node_of : NULL };
+        memcpy(pa.param, params, sizeof pa.param);
+        plan pl;
+        plan_stats st;
+        if (plan_build(&pl, a->build, &pa))
+            return -1;
+        plan_count(&pl, &st);
+        plan_free(&pl);
+        double t = o->alpha * st.alpha_terms + o->beta * st.beta_bytes +
+                   o->gamma * (double)st.reduce_bytes;
+        if (st.rounds > out->rounds)
+            out->rounds = st.rounds;
+        if (st.msgs > out->msgs)
+            out->msgs = st.msgs;
+        if (t > out->seconds) {
+            out->seconds = t;
+            out->alpha_terms = st.alpha_terms;
+            out->beta_bytes = st.beta_bytes;
+            out->reduce_bytes = (double)st.reduce_bytes;
+        }
+    }
+    return 0;
+}
+
+static void print_row(const model_opts *o, int p, size_t bytes, const char *name,
+                      const char *runs, const cost *k)
+{
+    if (o->csv)
+        printf("%s,%d,%zu,%s,%s,%zu,%zu,%.0f,%.0f,%.0f,%.4f\n", o->c->name, p, bytes, name, runs,
+               k->rounds, k->msgs, k->alpha_terms, k->beta_bytes, k->reduce_bytes,
+               k->seconds * 1e6);
+    else
+        printf("%6d %10zu  %-24s %-24s %7zu %8zu %10.0f %14.0f %12.2f\n", p, bytes, name, runs,
+               k->rounds, k->msgs, k->alpha_terms, k->beta_bytes, k->seconds * 1e6);
+}
+
+/* One (p, bytes): each requested algorithm that applies, then the choice. */
+static int model_point(const model_opts *o, int p, size_t bytes, const int *node_of, int nnodes)
+{
+    call_info ci = { .p = p, .nnodes = nnodes, .bytes = bytes, .commutative = 1 };
+    char err[512], spec[128];
+    int params[PLAN_MAX_PARAMS];
+    const coll_algo *a;
+    cost k;
+    int all = strcmp(o->algos, "all") == 0;
+    char *list = all ? NULL : strdup(o->algos), *save = NULL;
+    const char *tok = all ? NULL : list ? strtok_r(list, ",", &save) : NULL;
+    if (!all && !list)
+        return -1;
+    for (int i = 0; all ? i < o->c->nalgos : tok != NULL; i++) {
+        if (spec_parse(o->c, all ? o->c->algos[i].name : tok, &a, params, err, sizeof err)) {
+            fprintf(stderr, "mpicoll model: %s\n", err);
+            free(list);
+            return -1;
+        }
+        if (!all)
+            tok = strtok_r(NULL, ",", &save);
+        if (!coll_algo_applies(a, &ci))
+            continue;   /* as `mpicoll bench`: not measured under another's name */
+        spec_format(a, params, spec, sizeof spec);
+        if (model_cost(o, a, params, p, bytes, node_of, &k)) {
+            free(list);
+            return -1;
+        }
+        print_row(o, p, bytes, spec, spec, &k);
+    }
+    free(list);
+    choice ch;
+    if (select_choose(o->c, NULL, 0, &ci, &ch, err, sizeof err) != 0) {
+        fprintf(stderr, "mpicoll model: %s\n", err);
+        return -1;
+    }
+    spec_format(ch.algo, ch.params, spec, sizeof spec);
+    if (model_cost(o, ch.algo, ch.params, p, bytes, node_of, &k))
+        return -1;
+    print_row(o, p, bytes, "auto", spec, &k);
+    return 0;
+}
+
+int mpicoll_cli_model(int argc, char **argv)
+{
+    model_opts o;
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (parse_args(argc, argv, &o)) {
+        usage(stderr);
+        return 2;
+    }
+    if (o.csv)
+        printf("collective,np,bytes,algorithm,runs,rounds,msgs,alpha_terms,beta_bytes,"
+               "reduce_bytes,model_us\n");
+    else
+        printf("# %s: T = %.3g s x alpha_terms + %.3g s/B x beta_bytes + %.3g s/B x reduced"
+               " (slowest rank)\n%6s %10s  %-24s %-24s %7s %8s %10s %14s %12s\n", o.c->name,
+               o.alpha, o.beta, o.gamma, "np", "bytes", "algorithm", "runs", "rounds", "msgs",
+               "alpha_terms", "beta_bytes", "model_us");
+    int rc = 0;
+    for (int i = 0; i < o.nnp && rc == 0; i++) {
+        int p = (int)o.np[i];
+        int *node_of = malloc((size_t)p * sizeof *node_of);
+        if (!node_of) {
+            rc = 1;
+            break;
+        }
+        for (int r = 0; r < p; r++)
+            node_of[r] = r / o.ranks_per_node;
+        int nnodes = (p + o.ranks_per_node - 1) / o.ranks_per_node;
+        for (int j = 0; j < o.nbytes && rc == 0; j++)
+            if (model_point(&o, p, (size_t)o.bytes[j], node_of, nnodes))
+                rc = 1;
+        free(node_of);
+    }
+    return rc;
+}

@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+"""mpicoll at scale on SimGrid's SMPI: simulated times of every algorithm.
+
+  tools/sim/sim.py run COLLECTIVE --np LIST --platform NAME [options]
+  tools/sim/sim.py hostfile PLATFORM NP
+  tools/sim/sim.py calibrate PLATFORM
+  tools/sim/sim.py builtins COLLECTIVE
+
+`run` needs the SMPI build (scripts/smpi-build.sh). For each np it runs
+`mpicoll bench` under smpirun once per mpicoll algorithm and once per
+SimGrid built-in algorithm of the collective (`native` with
+--cfg=smpi/<coll>:NAME), validation on; asks `mpicoll model` for the cost
+model's time of each algorithm and for the algorithm mpicoll's default
+selection runs (auto); computes the alpha-beta lower bound from alpha and
+beta calibrated by a simulated ping-pong on the same platform; and prints
+one table per np, a summary and, with --plot, a gnuplot figure. Times are
+simulated microseconds; wall times are seconds of this machine.
+
+Simulation settings (docs/scale.md says why): local computation is not
+simulated (smpi/simulate-computation:no: copies and reductions take no
+simulated time), SimGrid's barrier between iterations is the dissemination
+one (ompi_bruck: ranks leave it together), the library's globals are
+privatised per rank (smpi/privatize-libs). Points whose buffers would not
+fit in --mem-gib run on SMPI's shared memory (smpi/auto-shared-malloc-thresh):
+their data are not real, so they are timed without validation and marked
+so.
+"""
+
+import argparse
+import csv
+import fcntl
+import hashlib
+import io
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REDUCTION_ESIZE = 4            # bench and model: float vectors
+COLLECTIVES = ("allgather", "alltoall", "allreduce", "reduce", "bcast")
+SHARED_THRESH = 1 << 20        # mallocs of 1 MiB and more are shared in shared mode
+SHARED_BLOCK = 1 << 30         # one mapping per GiB (vm.max_map_count is 65530)
+BASE_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/barrier:ompi_bruck"]
+
+
+class Fail(Exception):
+    pass
+
+
+def parse_size(s):
+    m = re.fullmatch(r"(\d+)([KMG]?)", s.strip())
+    if not m:
+        raise argparse.ArgumentTypeError("bad size '%s' (N, NK, NM or NG)" % s)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+
+def parse_sizes(s):
+    """'8,1K,64K,1M' or 'MIN:MAX' (powers of two times MIN)."""
+    if ":" in s:
+        lo, hi = (parse_size(x) for x in s.split(":", 1))
+        out = []
+        while lo <= hi:
+            out.append(lo)
+            lo *= 2
+        return out
+    return [parse_size(x) for x in s.split(",")]
+
+
+def human(n):
+    for unit, shift in (("M", 20), ("K", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d%s" % (n >> shift, unit)
+    return str(n)
+
+
+# ---- platforms and hostfiles -------------------------------------------------
+
+class Platform:
+    def __init__(self, name):
+        path = name if name.endswith(".xml") else os.path.join(ROOT, "platforms", name + ".xml")
+        if not os.path.isfile(path):
+            raise Fail("no platform '%s' (platforms/*.xml or a path)" % name)
+        self.path = os.path.abspath(path)
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        clusters = ET.parse(path).getroot().iter("cluster")
+        c = next(clusters, None)
+        if c is None:
+            raise Fail("%s: no <cluster>" % path)
+        lo, hi = (int(x) for x in c.get("radical").split("-"))
+        self.hosts = ["%s%d%s" % (c.get("prefix"), i, c.get("suffix", "")) for i in range(lo, hi + 1)]
+        rph = [p.get("value") for p in c.iter("prop") if p.get("id") == "mpicoll/ranks-per-host"]
+        self.ranks_per_host = int(rph[0]) if rph else 1
+        with open(path, "rb") as f:
+            self.digest = hashlib.sha1(f.read()).hexdigest()[:12]
+
+    def hostfile(self, np, spread=False):
+        """Ranks fill hosts in order, ranks_per_host each; spread: one rank per
+        host (the ping-pong between two hosts)."""
+        rph = 1 if spread else self.ranks_per_host
+        need = (np + rph - 1) // rph
+        if need > len(self.hosts):
+            raise Fail("%s has %d hosts of %d ranks: np=%d does not fit"
+                       % (self.name, len(self.hosts), rph, np))
+        if rph == 1:
+            return "".join(h + "\n" for h in self.hosts[:need])
+        return "".join("%s:%d\n" % (h, rph) for h in self.hosts[:need])
+
+
+# ---- running smpirun ---------------------------------------------------------
+
+class Runner:
+    def __init__(self, args, plat):
+        self.build = os.path.abspath(args.build)
+        self.plat = plat
+        self.lock = args.lock
+        self.timeout = args.timeout
+        self.tmp = tempfile.mkdtemp(prefix="mpicoll-sim-")
+        self.log = open(os.path.join(self.build, "sim-last.log"), "w")
+        for f in ("mpicoll", "libmpicoll.so.0", "sim-pingpong"):
+            if not os.path.exists(os.path.join(self.build, f)):
+                raise Fail("%s/%s is missing: run scripts/smpi-build.sh" % (self.build, f))
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.log.close()
+
+    def smpirun(self, np, prog, cfgs=(), spread=False):
+        """Runs prog (a list) on np ranks; returns (rc, stdout, stderr, wall
+        seconds); rc None on timeout. Both outputs also go to sim-last.log."""
+        hf = os.path.join(self.tmp, "hosts-%d-%d" % (np, spread))
+        with open(hf, "w") as f:
+            f.write(self.plat.hostfile(np, spread))
+        cmd = ["smpirun", "-platform", self.plat.path, "-hostfile", hf, "-np", str(np)]
+        cmd += BASE_CFG + ["--cfg=smpi/privatize-libs:%s" % os.path.join(self.build, "libmpicoll.so.0"),
+                           "--cfg=smpi/tmpdir:%s" % self.tmp]
+        cmd += list(cfgs) + prog
+        self.log.write("$ %s\n" % " ".join(cmd))
+        self.log.flush()
+        lock = open(self.lock, "a") if self.lock else None
+        if lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)   # wall time starts once the machine is ours
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=self.timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            rc = None
+        wall = time.monotonic() - t0
+        if lock:
+            lock.close()
+        self.log.write(err + out + "# rc=%s wall=%.1fs\n" % (rc, wall))
+        self.log.flush()
+        return rc, out, err, wall
+
+
+def calibrate(runner):
+    """alpha (s) = one-way time of 1 byte; beta (s/B) = slope between 1 and
+    4 MiB; between the first two hosts (two nodes on a multi-core platform).
+    Cached per platform file in the build directory."""
+    plat = runner.plat
+    cache = os.path.join(runner.build, "sim-calib-%s-%s.csv" % (plat.name, plat.digest))
+    if not os.path.exists(cache):
+        rc, out, _, _ = runner.smpirun(2, [os.path.join(runner.build, "sim-pingpong"), "1",
+                                           "1048576", "4194304"], spread=True)
+        if rc != 0:
+            raise Fail("ping-pong failed on %s (see %s/sim-last.log)" % (plat.name, runner.build))
+        with open(cache, "w") as f:
+            f.write(out)
+    with open(cache) as f:
+        t = {int(r["bytes"]): float(r["oneway_us"]) * 1e-6 for r in csv.DictReader(f)}
+    beta = (t[4194304] - t[1048576]) / (4194304 - 1048576)
+    return t[1] - beta, beta
+
+
+def builtin_names(runner, coll):
+    """SimGrid's algorithms for coll, from its own error message."""
+    _, _, err, _ = runner.smpirun(2, [os.path.join(runner.build, "sim-pingpong"), "1"],
+                                  cfgs=["--cfg=smpi/%s:?" % coll])
+    m = re.findall(r"Valid algorithms: ([^.]*)\.", err)
+    if not m:
+        raise Fail("could not list SimGrid's %s algorithms" % coll)
+    return [a.strip() for a in m[-1].split(",") if a.strip() != "automatic"]
+
+
+def lower_bound(coll, p, n, alpha, beta):
+    """Alpha-beta lower bounds (Chan et al., 2007): ceil(log2 p) messages on
+    the critical path; bytes every rank must receive (or, for reductions,
+    send and receive)."""
+    if p == 1:
+        return 0.0
+    lat = math.ceil(math.log2(p)) * alpha
+    data = {"allgather": (p - 1) * n, "alltoall": (p - 1) * n,
+            "allreduce": 2 * (p - 1) / p * n, "reduce": (p - 1) / p * n, "bcast": n}[coll]
+    return lat + data * beta
+
+
+def mem_per_rank(coll, p, n):
+    """Bytes one rank's buffers take at most (send, receive, scratch)."""
+    return {"allgather": n + 2 * p * n, "alltoall": 3 * p * n}.get(coll, 4 * n)
+
+
+def bench(runner, coll, p, sizes, algo, builtin, shared):
+    """One smpirun of `mpicoll bench`: algo (an mpicoll spec, or None for
+    native with SimGrid's built-in `builtin`) at every size. Returns
+    ({bytes: (us or None, status)}, wall)."""
+    vector = coll not in ("allgather", "alltoall")
+    counts = [n // REDUCTION_ESIZE if vector else n for n in sizes]
+    prog = [os.path.join(runner.build, "mpicoll"), "bench", coll, "--format", "csv", "-i", "1",
+            "-x", "0", "-a", algo or "native", "--counts", ",".join(str(c) for c in counts)]
+    if vector:
+        prog += ["-T", "float"]
+    cfgs = []
+    if builtin:
+        cfgs.append("--cfg=smpi/%s:%s" % (coll, builtin))
+    if shared:
+        cfgs += ["--cfg=smpi/auto-shared-malloc-thresh:%d" % SHARED_THRESH,
+                 "--cfg=smpi/shared-malloc-blocksize:%d" % SHARED_BLOCK]
+        prog.append("--no-validate")
+    rc, out, err, wall = runner.smpirun(p, prog, cfgs)
+    fallback = algo and re.search(r"warning: %s %s .*; running (\S+)"
+                                  % (coll, re.escape(algo.split(":")[0])), err)
+    res = {}
+    for row in csv.DictReader(io.StringIO(out[out.find("collective,"):] if "collective," in out else "")):
+        ok = row["valid"].strip() == "1"
+        us = float(row["median_us"]) if ok else None
+        res[int(row["bytes"])] = ((None, "ran " + fallback.group(1)) if fallback else
+                                  (us, "unchecked" if shared else "ok") if ok else (None, "INVALID"))
+    why = "timeout" if rc is None else "failed" if rc != 0 else "missing"
+    for n in sizes:
+        res.setdefault(n, (None, why))
+    return res, wall
+
+
+def model(runner, coll, p, sizes, alpha, beta, algos):
+    """{spec: {bytes: us}} and {bytes: auto's spec} from `mpicoll model`, for
+    the algorithms of the list `algos` ("all": those that apply)."""
+    prog = [os.path.join(runner.build, "mpicoll"), "model", coll, "--np", str(p), "--bytes",
+            ",".join(str(n) for n in sizes), "--alpha", repr(alpha), "--beta", repr(beta),
+            "--ranks-per-node", str(runner.plat.ranks_per_host), "--csv"]
+    named = [a for a in algos.split(",") if a != "auto"]
+    if algos != "all" and named:
+        prog += ["-a", ",".join(named)]
+    rc, out, _, _ = runner.smpirun(1, prog)
+    if rc != 0:
+        raise Fail("mpicoll model failed (see %s/sim-last.log)" % runner.build)
+    times, auto = {}, {}
+    for row in csv.DictReader(io.StringIO(out[out.find("collective,"):])):
+        n = int(row["bytes"])
+        times.setdefault(row["algorithm"], {})[n] = float(row["model_us"])
+        if row["algorithm"] == "auto":
+            auto[n] = row["runs"]
+    return times, auto
+
+
+# ---- the study -----------------------------------------------------------------
+
+def study(args):
+    plat = Platform(args.platform)
+    runner = Runner(args, plat)
+    try:
+        alpha, beta = calibrate(runner)
+        builtins = []
+        if args.builtins == "all":
+            builtins = builtin_names(runner, args.collective)
+        elif args.builtins != "none":
+            builtins = args.builtins.split(",")
+        results = []
+        for p in args.np:
+            results.append(study_np(args, runner, p, builtins, alpha, beta))
+    finally:
+        runner.close()
+    return plat, alpha, beta, results
+
+
+def study_np(args, runner, p, builtins, alpha, beta):
+    coll, sizes = args.collective, args.sizes
+    mtimes, auto = model(runner, coll, p, sizes, alpha, beta, args.algorithms)
+    algos = [a for a in mtimes if a != "auto"] + ["auto"] if args.algorithms == "all" \
+        else args.algorithms.split(",")
+    budget = args.mem_gib * (1 << 30)
+    groups = [(False, [n for n in sizes if p * mem_per_rank(coll, p, n) <= budget]),
+              (True, [n for n in sizes if p * mem_per_rank(coll, p, n) > budget])]
+    r = {"p": p, "sim": {}, "builtin": {}, "wall": {}, "model": mtimes, "auto": auto,
+         "bound": {n: lower_bound(coll, p, n, alpha, beta) * 1e6 for n in sizes}}
+    for label, dest, runs in (("mpicoll", "sim", [(a, None) for a in algos]),
+                              ("SimGrid", "builtin", [(None, b) for b in builtins])):
+        for algo, builtin in runs:
+            name = algo or builtin
+            for shared, group in groups:
+                if not group:
+                    continue
+                res, wall = bench(runner, coll, p, group, algo, builtin, shared)
+                r[dest].setdefault(name, {}).update(res)
+                r["wall"][(dest, name)] = r["wall"].get((dest, name), 0) + wall
+                print("  np=%d %s %s: %.1f s" % (p, label, name, wall), file=sys.stderr, flush=True)
+    return r
+
+
+def best(table, n):
+    """(name, us) of the fastest valid entry at size n, or (None, None)."""
+    cands = [(v[n][0], k) for k, v in table.items()
+             if k != "auto" and n in v and v[n][0] is not None]
+    if not cands:
+        return None, None
+    us, name = min(cands)
+    return name, us
+
+
+def cell(v):
+    us, status = v
+    if us is None:
+        return status
+    return "%.2f%s" % (us, "" if status == "ok" else "~")
+
+
+def report(args, plat, alpha, beta, results, out):
+    coll, sizes = args.collective, args.sizes
+    out.write("# %s on %s (%s): alpha = %.3f us, beta = %.4f ns/B (%.2f GB/s) from a simulated"
+              " ping-pong\n# simulated us; '~': shared-memory run, not validated; model: "
+              "mpicoll model with this alpha and beta\n"
+              % (coll, plat.name, os.path.relpath(plat.path, ROOT), alpha * 1e6, beta * 1e9,
+                 1e-9 / beta))
+    w = max([len(k) for r in results for k in list(r["sim"]) + list(r["builtin"])] + [20])
+    for r in results:
+        p = r["p"]
+        walls = r["wall"]
+        wm = sum(v for (d, _), v in walls.items() if d == "sim")
+        wb = sum(v for (d, _), v in walls.items() if d == "builtin")
+        out.write("\n## np=%d   (wall: mpicoll %.1f s, SimGrid built-ins %.1f s)\n" % (p, wm, wb))
+        out.write("%-*s %8s" % (w + 9, "algorithm", "wall_s"))
+        for n in sizes:
+            out.write(" %12s %10s" % (human(n) + " B", "model"))
+        out.write("\n")
+        for dest, prefix in (("sim", ""), ("builtin", "SimGrid ")):
+            for name, v in r[dest].items():
+                out.write("%-*s %8.1f" % (w + 9, prefix + name, walls.get((dest, name), 0)))
+                for n in sizes:
+                    m = r["model"].get(name, {}).get(n) if dest == "sim" else None
+                    out.write(" %12s %10s" % (cell(v[n]), "%.2f" % m if m is not None else "-"))
+                out.write("\n")
+        out.write("%-*s %8s" % (w + 9, "lower bound", ""))
+        for n in sizes:
+            out.write(" %12.2f %10s" % (r["bound"][n], ""))
+        out.write("\n")
+    out.write("\n## summary: %s on %s\n" % (coll, plat.name))
+    out.write("%6s %8s  %-28s %-28s %-30s %10s %12s %8s\n" % (
+        "np", "bytes", "best mpicoll (us)", "auto (us)", "best SimGrid (us)", "bound", "model(best)",
+        "wall_s"))
+    bad = 0
+    for r in results:
+        wall = sum(r["wall"].values())
+        for n in sizes:
+            bn, bu = best(r["sim"], n)
+            gn, gu = best(r["builtin"], n)
+            an = r["auto"].get(n)
+            av = r["sim"].get("auto", {}).get(n, (None, "-"))
+            slower = ""
+            if av[0] is not None and bu and av[0] > bu * 1.05:
+                slower = " +%d%%" % round(100 * (av[0] / bu - 1))
+            mb = r["model"].get(bn, {}).get(n)
+            out.write("%6d %8s  %-28s %-28s %-30s %10.2f %12s %8s\n" % (
+                r["p"], human(n), "%s %.2f" % (bn, bu) if bn else "-",
+                "%s %s%s" % (an, cell(av), slower) if an else "-",
+                "%s %.2f" % (gn, gu) if gn else "-", r["bound"][n],
+                "%.2f" % mb if mb is not None else "-", "%.0f" % wall if n == sizes[0] else ""))
+            bad += sum(1 for v in r["sim"].values()
+                       if v[n][1] in ("INVALID", "failed", "timeout", "missing"))
+    return bad
+
+
+def write_csv(args, plat, results, path):
+    with open(path, "w", newline="") as f:
+        wr = csv.writer(f)
+        wr.writerow(["collective", "platform", "np", "bytes", "kind", "algorithm", "sim_us", "status",
+                     "model_us", "bound_us", "auto", "wall_s"])
+        for r in results:
+            for dest, kind in (("sim", "mpicoll"), ("builtin", "simgrid")):
+                for name, v in r[dest].items():
+                    for n in args.sizes:
+                        m = r["model"].get(name, {}).get(n) if dest == "sim" else None
+                        wr.writerow([args.collective, plat.name, r["p"], n, kind, name,
+                                     "" if v[n][0] is None else "%.3f" % v[n][0], v[n][1],
+                                     "" if m is None else "%.3f" % m, "%.3f" % r["bound"][n],
+                                     int(dest == "sim" and r["auto"].get(n) == name),
+                                     "%.1f" % r["wall"].get((dest, name), 0)])
+
+
+def plot(args, plat, results, path):
+    """One panel per size: simulated time against np, one line per mpicoll
+    algorithm, the best SimGrid built-in and the lower bound."""
+    sizes, nps = args.sizes, [r["p"] for r in results]
+    names = sorted({k for r in results for k in r["sim"]})
+    data = os.path.splitext(path)[0] + ".dat"
+    with open(data, "w") as f:
+        for n in sizes:
+            f.write("# size %d\n" % n)
+            for r in results:
+                vals = [r["sim"].get(a, {}).get(n, (None,))[0] for a in names]
+                f.write("%d %s %s %s\n" % (r["p"], " ".join("nan" if v is None else repr(v) for v in vals),
+                                           best(r["builtin"], n)[1] or "nan", r["bound"][n]))
+            f.write("\n\n")
+    cols = len(sizes) if len(sizes) < 3 else 2
+    rows = (len(sizes) + cols - 1) // cols
+    term = "pngcairo size %d,%d" % (640 * cols, 480 * rows) if path.endswith(".png") else \
+        "svg size %d,%d" % (640 * cols, 480 * rows)
+    g = ["set terminal %s" % term, "set output '%s'" % path, "set logscale xy",
+         "set key outside right top font ',8'", "set xlabel 'ranks'", "set ylabel 'simulated us'",
+         "set xtics (%s)" % ",".join("'%d' %d" % (p, p) for p in nps),
+         "set multiplot layout %d,%d title '%s on %s'" % (rows, cols, args.collective, plat.name)]
+    for i, n in enumerate(sizes):
+        series = ["'%s' index %d using 1:%d with linespoints title '%s'" % (data, i, k + 2, a)
+                  for k, a in enumerate(names)]
+        series.append("'%s' index %d using 1:%d with lines lw 3 lc 'black' title 'best SimGrid'"
+                      % (data, i, len(names) + 2))
+        series.append("'%s' index %d using 1:%d with lines dt 2 lw 2 lc 'gray' title 'lower bound'"
+                      % (data, i, len(names) + 3))
+        g += ["set title '%s B'" % human(n), "plot " + ", ".join(series)]
+    g.append("unset multiplot")
+    subprocess.run(["gnuplot"], input="\n".join(g) + "\n", text=True, check=True)
+
+
+# ---- command line ------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="simulate a collective on a platform")
+    r.add_argument("collective", choices=COLLECTIVES)
+    r.add_argument("--np", required=True, type=lambda s: [int(x) for x in s.split(",")],
+                   help="comma-separated rank counts")
+    r.add_argument("--platform", required=True, help="platforms/NAME.xml, or a path")
+    r.add_argument("-m", dest="sizes", type=parse_sizes, default=parse_sizes("8,1K,64K,1M"),
+                   help="sizes in bytes: LIST (8,1K,64K,1M: the default) or MIN:MAX (powers of 2)")
+    r.add_argument("-a", dest="algorithms", default="all",
+                   help="mpicoll algorithms, comma-separated (default: all that apply, and auto)")
+    r.add_argument("--builtins", default="all",
+                   help="SimGrid algorithms (comma-separated), all (default) or none")
+    r.add_argument("--plot", metavar="FILE.png|FILE.svg", help="draw the times with gnuplot")
+    r.add_argument("--csv", metavar="FILE", help="also write every cell as CSV")
+    r.add_argument("--timeout", type=float, default=600, help="seconds per smpirun (default 600)")
+    r.add_argument("--mem-gib", type=float, default=4,
+                   help="memory of all ranks' buffers above which a point runs on shared "
+                        "memory, unvalidated (default 4)")
+    h = sub.add_parser("hostfile", help="print a hostfile for NP ranks")
+    h.add_argument("platform")
+    h.add_argument("np", type=int)
+    c = sub.add_parser("calibrate", help="alpha and beta of a platform")
+    c.add_argument("platform")
+    b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
+    b.add_argument("collective", choices=COLLECTIVES)
+    for s in (r, c, b):
+        s.add_argument("--build", default=os.path.join(ROOT, "build-smpi"), help="the SMPI build")
+        s.add_argument("--lock", help="run each smpirun under flock FILE")
+    args = ap.parse_args()
+    try:
+        if args.cmd == "hostfile":
+            sys.stdout.write(Platform(args.platform).hostfile(args.np))
+            return 0
+        if args.cmd in ("calibrate", "builtins"):
+            args.timeout = 120
+            runner = Runner(args, Platform("flat" if args.cmd == "builtins" else args.platform))
+            try:
+                if args.cmd == "calibrate":
+                    a, b = calibrate(runner)
+                    print("alpha %.4g s (%.3f us)\nbeta %.4g s/B (%.3f GB/s)" % (a, a * 1e6, b, 1e-9 / b))
+                else:
+                    print(" ".join(builtin_names(runner, args.collective)))
+            finally:
+                runner.close()
+            return 0
+        plat, alpha, beta, results = study(args)
+        bad = report(args, plat, alpha, beta, results, sys.stdout)
+        if args.csv:
+            write_csv(args, plat, results, args.csv)
+        if args.plot:
+            plot(args, plat, results, args.plot)
+        if bad:
+            print("\n%d mpicoll cell(s) invalid, failed or timed out" % bad)
+        return 1 if bad else 0
+    except Fail as e:
+        print("sim: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
