@@ -150,6 +150,12 @@ int mpicoll_algorithm_applicable(const char *collective, const char *spec,
 int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes,
                         char *buf, size_t buflen);
 
+/* The algorithm the last mpicoll collective on `comm` ran (after the
+ * selection and any fallback), as "name[:param=value,...]" into buf: local,
+ * no communication. Returns 0, or -1 when no mpicoll collective has run on
+ * comm (or on a bad argument). */
+int mpicoll_last_choice(MPI_Comm comm, char *buf, size_t buflen);
+
 #ifdef __cplusplus
 }
 #endif

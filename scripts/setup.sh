@@ -4,7 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(build-essential cmake pkgconf openmpi-bin libopenmpi-dev mpich libmpich-dev)
+# the build and the two MPI libraries; gnuplot for `bench --plot`; SimGrid
+# (smpicc, smpirun) and python3 for the SMPI runs (tests/smpi, tools/sim);
+# clang with its sanitizer and libFuzzer runtimes, and valgrind, for
+# scripts/robust.sh
+pkgs=(build-essential cmake pkgconf openmpi-bin libopenmpi-dev mpich libmpich-dev
+      gnuplot-nox libsimgrid-dev python3 clang libclang-rt-14-dev valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -53,7 +53,7 @@ struct options {
     int iters, warmup;      /* -1: OSU's defaults, which depend on the size */
     const char *algorithms; /* the -a list */
     long delay_us;
-    int full, check, inplace, sweep, format;
+    int full, check, inplace, sweep, format, no_validate;
     const char *plot;
     int help;
 };
@@ -119,6 +119,8 @@ static void usage(FILE *f)
         "  -f            full: also the average and the slowest iteration\n"
         "  -c            validate every case again after each chunk of its timed\n"
         "                iterations (every case is always validated before timing)\n"
+        "  --no-validate time without validating (SMPI's shared malloc, where all\n"
+        "                ranks' buffers are one memory: docs/scale.md)\n"
         "  -l            in place (MPI_IN_PLACE; reduce: at the root)\n"
         "  -T, --type TYPE  element type of allreduce, reduce, bcast and\n"
         "                reduce_scatter_block: char, int, float or double (default\n"
@@ -287,8 +289,10 @@ static int value_option(int argc, char **argv, int *i, struct options *opt, char
 
 static int flag_option(const char *arg, struct options *opt)
 {
-    static const char *const names[] = { "-f", "-c", "-l", "--sweep", "--persistent" };
-    int *flags[] = { &opt->full, &opt->check, &opt->inplace, &opt->sweep, &opt->persistent };
+    static const char *const names[] = { "-f", "-c", "-l", "--sweep", "--persistent",
+                                         "--no-validate" };
+    int *flags[] = { &opt->full, &opt->check, &opt->inplace, &opt->sweep, &opt->persistent,
+                     &opt->no_validate };
 
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
         if (strcmp(arg, names[n]) == 0) {
@@ -580,7 +584,8 @@ static void describe(struct bench *b, int nrows, int nranks)
 static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
 {
     struct meas m = { .coll = b->opt.coll, .type = b->opt.type, .inplace = b->opt.inplace,
-                      .check_chunks = b->opt.check, .delay_us = b->opt.delay_us };
+                      .check_chunks = b->opt.check, .no_validate = b->opt.no_validate,
+                      .delay_us = b->opt.delay_us };
     struct progress pg;
     size_t max = 0;
     int failed = 0;
@@ -602,16 +607,18 @@ static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
     if (rank == 0)
         report_begin(&b->rep);
     for (int r = 0; r < nrows; r++) {
-        size_t bytes = mcoll_row_bytes(m.coll, m.type, nranks, b->rows[r]);
-
         meas_size(&m, b->cases.v, b->cases.n, b->rows[r], b->opt.command);
         for (int k = 0; k < b->cases.n; k++) {
             b->results[(size_t)r * (size_t)b->cases.n + (size_t)k] = b->cases.v[k].res;
             failed |= !b->cases.v[k].res.valid;
         }
-        if (b->rep.chose && mpicoll_auto_choice(m.coll->name, nranks, bytes, b->chose[r],
-                                                sizeof b->chose[r]) != 0)
+        if (b->rep.chose) {     /* what auto's blocking call ran at this size */
             snprintf(b->chose[r], sizeof b->chose[r], "?");
+            for (int k = b->cases.n - 1; k >= 0; k--)
+                if (strcmp(b->cases.v[k].spec, "auto") == 0 && b->cases.v[k].ran[0]
+                    && (b->cases.v[k].mode == MODE_BLOCKING || b->chose[r][0] == '?'))
+                    snprintf(b->chose[r], sizeof b->chose[r], "%s", b->cases.v[k].ran);
+        }
         if (rank == 0) {
             progress_end(&pg);
             report_row(&b->rep, r);
@@ -652,6 +659,8 @@ static int bench(int argc, char **argv, struct bench *b, int rank, int nranks)
     b->nranks = nranks;
     b->nnodes = measure_nodes(MPI_COMM_WORLD);
     code = build_cases(b, rank);
+    /* out of memory on one rank stops them all */
+    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (code == 0)
         code = check_plot(&b->opt, rank);
     if (code != 0)
@@ -662,7 +671,9 @@ static int bench(int argc, char **argv, struct bench *b, int rank, int nranks)
                          " (%zu bytes)", b->opt.type->name, b->opt.type->size);
     b->results = calloc((size_t)nrows * (size_t)b->cases.n, sizeof *b->results);
     b->chose = calloc((size_t)nrows, sizeof *b->chose);
-    if (b->results == NULL || b->chose == NULL) {
+    code = b->results == NULL || b->chose == NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (code) {
         if (rank == 0)
             fprintf(stderr, "mpicoll " CMD ": out of memory\n");
         return EXIT_FAILED;

@@ -26,7 +26,7 @@ enum { T_CHAR, T_INT, T_FLOAT, T_DOUBLE, NTYPES };
 
 struct etype {
     const char *name;
-    MPI_Datatype type; /* set by etypes_init: handles are not constants everywhere */
+    MPI_Datatype type; /* set by measure_init: handles are not constants everywhere */
     size_t size;
 };
 
@@ -104,6 +104,8 @@ struct mcase {
     int mode;
     char label[80];    /* as printed: "native", "ring", "k_bruck:k=8", "ring/persistent" */
     struct result res; /* of the size measured last */
+    char ran[64];      /* mpicoll cases: the algorithm its validation call ran
+                        * at that size (mpicoll_last_choice), "" if unknown */
 };
 
 struct caselist {
@@ -174,6 +176,7 @@ struct meas {
     const struct etype *type;
     int inplace;       /* -l */
     int check_chunks;  /* -c: validate after every chunk too */
+    int no_validate;   /* --no-validate: one untimed call instead (SMPI shared memory) */
     long delay_us;     /* sleep after each iteration, outside the timed region */
     struct counts counts;
     struct progress *pg;

@@ -37,10 +37,10 @@
 #define WARMUP_SMALL 40
 #define ITERS_LARGE 100
 #define WARMUP_LARGE 10
-/* A size keeps the previous size's winner when that is this close to the
- * fastest (fewer rules, less noise; well inside what the measurements
- * can tell apart). */
-#define KEEP_PREVIOUS 1.03
+/* A case within this much of the fastest median at a size may win it
+ * (differences below are noise on a shared machine): among those, the one
+ * that stays so over the longest run of sizes, so there are few rules. */
+#define TOLERANCE 0.05
 #define MAX_SIZES 64
 #define MAX_NPS 32
 
@@ -56,14 +56,18 @@ struct options {
     int help;
 };
 
-/* The outcome at one size. */
+/* What was measured at one size: the median of every valid case. */
+struct cand {
+    char spec[64];
+    double median;
+};
+
 struct point {
     size_t bytes;
-    char winner[64];
-    double median;             /* the winner's */
-    char next[80];             /* the runner-up, and its median */
-    double next_median;
-    int ncases;
+    struct cand *c;
+    int n;
+    double best;               /* the fastest median */
+    int winner;                /* index in c, set by choose() */
 };
 
 /* One collective on one communicator size. */
@@ -277,14 +281,6 @@ static int distinct_cases(const struct caselist *all, const struct mcoll *c, int
     return 0;
 }
 
-static const struct mcase *find_case(const struct caselist *cl, const char *spec)
-{
-    for (int i = 0; i < cl->n; i++)
-        if (strcmp(cl->v[i].spec, spec) == 0)
-            return &cl->v[i];
-    return NULL;
-}
-
 static void note_failures(struct table *tb, const struct caselist *cl, size_t bytes)
 {
     for (int i = 0; i < cl->n; i++) {
@@ -296,39 +292,73 @@ static void note_failures(struct table *tb, const struct caselist *cl, size_t by
     }
 }
 
-/* The winner of a measured size: the fastest median, or the previous
- * size's winner when it is within KEEP_PREVIOUS of it. */
-static void pick(struct table *tb, const struct caselist *cl, size_t bytes)
+/* Keeps the medians of the valid cases of a measured size. */
+static int record(struct table *tb, const struct caselist *cl, size_t bytes)
 {
     struct point *pt = &tb->pts[tb->npts];
-    const struct mcase *best = NULL, *next = NULL, *prev;
 
-    for (int i = 0; i < cl->n; i++) {
-        const struct mcase *k = &cl->v[i];
-
-        if (!k->res.valid)
-            continue;
-        if (best == NULL || k->res.time.median < best->res.time.median) {
-            next = best;
-            best = k;
-        } else if (next == NULL || k->res.time.median < next->res.time.median) {
-            next = k;
-        }
-    }
     note_failures(tb, cl, bytes);
-    if (best == NULL)
-        return;
-    prev = tb->npts > 0 ? find_case(cl, tb->pts[tb->npts - 1].winner) : NULL;
-    if (prev && prev != best && prev->res.valid
-        && prev->res.time.median <= KEEP_PREVIOUS * best->res.time.median) {
-        next = best;
-        best = prev;
+    *pt = (struct point){ .bytes = bytes, .c = calloc((size_t)cl->n, sizeof *pt->c),
+                          .best = INFINITY };
+    if (pt->c == NULL)
+        return 0;
+    for (int i = 0; i < cl->n; i++) {
+        if (!cl->v[i].res.valid)
+            continue;
+        snprintf(pt->c[pt->n].spec, sizeof pt->c[0].spec, "%s", cl->v[i].spec);
+        pt->c[pt->n].median = cl->v[i].res.time.median;
+        pt->best = fmin(pt->best, pt->c[pt->n].median);
+        pt->n++;
     }
-    *pt = (struct point){ .bytes = bytes, .median = best->res.time.median,
-                          .next_median = next ? next->res.time.median : NAN, .ncases = cl->n };
-    snprintf(pt->winner, sizeof pt->winner, "%s", best->spec);
-    snprintf(pt->next, sizeof pt->next, "%s", next ? next->spec : "-");
-    tb->npts++;
+    if (pt->n > 0)
+        tb->npts++;
+    else
+        free(pt->c);
+    return 1;
+}
+
+/* Where spec is among a point's candidates within TOLERANCE, or -1. */
+static int within(const struct point *pt, const char *spec)
+{
+    for (int i = 0; i < pt->n; i++)
+        if (strcmp(pt->c[i].spec, spec) == 0)
+            return pt->c[i].median <= (1 + TOLERANCE) * pt->best ? i : -1;
+    return -1;
+}
+
+/* The winners: from the first size on, the candidate that stays within
+ * TOLERANCE of the fastest over the longest run of sizes (the fastest
+ * of them where runs tie), then again from the first size after its run.
+ * This gives the fewest rules that keep every size within TOLERANCE. */
+static void choose(struct table *tb)
+{
+    for (int i = 0; i < tb->npts;) {
+        const struct point *pt = &tb->pts[i];
+        int best = -1, reach = -1;
+
+        for (int k = 0; k < pt->n; k++) {
+            int j = i;
+
+            if (within(pt, pt->c[k].spec) < 0)
+                continue;
+            while (j + 1 < tb->npts && within(&tb->pts[j + 1], pt->c[k].spec) >= 0)
+                j++;
+            if (j > reach || (j == reach && pt->c[k].median < pt->c[best].median)) {
+                best = k;
+                reach = j;
+            }
+        }
+        for (int j = i; j <= reach; j++)
+            tb->pts[j].winner = within(&tb->pts[j], pt->c[best].spec);
+        i = reach + 1;
+    }
+}
+
+static void free_table(struct table *tb)
+{
+    for (int i = 0; i < tb->npts; i++)
+        free(tb->pts[i].c);
+    tb->npts = 0;
 }
 
 /* Measures one collective on the communicator `comm` (its np ranks). */
@@ -340,23 +370,27 @@ static int tune_one(const struct options *opt, struct table *tb, MPI_Comm comm,
                       .pg = pg };
     struct caselist all = { 0 }, cases = { 0 };
     size_t counts[MAX_SIZES];
-    int n = ladder(opt, c, tb->np, counts), ok;
+    int n = ladder(opt, c, tb->np, counts), ok, kept = 1;
     char label[64];
 
     snprintf(label, sizeof label, "tune %s np=%d:", c->name, tb->np);
     ok = cases_add_all(&all, c->name, tb->np, measure_nodes(comm), 1, MODE_BLOCKING) == 0;
     ok = meas_open(&m, comm, n > 0 ? counts[n - 1] : 1) && ok;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
     for (int s = 0; ok && s < n; s++) {
+        /* every rank measures the same cases, or none does */
         ok = distinct_cases(&all, c, tb->np, counts[s], &cases) == 0;
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
         if (ok) {
             meas_size(&m, cases.v, cases.n, counts[s], label);
-            pick(tb, &cases, mcoll_row_bytes(c, m.type, tb->np, counts[s]));
+            kept = record(tb, &cases, mcoll_row_bytes(c, m.type, tb->np, counts[s])) && kept;
         }
     }
+    choose(tb);
     meas_close(&m);
     cases_free(&all);
     cases_free(&cases);
-    return ok;
+    return ok && kept;
 }
 
 /* The work of the whole tune, for the progress estimate. */
@@ -414,6 +448,38 @@ static unsigned long long boundary(size_t a, size_t b)
     return (unsigned long long)floor(sqrt((double)a * (double)b));
 }
 
+static const char *winner(const struct point *pt)
+{
+    return pt->c[pt->winner].spec;
+}
+
+/* A rule's comment: where it was measured, the winner's medians, and how
+ * often it was the fastest (else how far behind, at worst). */
+static void rule_comment(FILE *f, const struct table *tb, int first, int last)
+{
+    double lo = INFINITY, hi = 0, behind = 0;
+    size_t behind_at = 0;
+    int fastest = 0;
+
+    for (int j = first; j <= last; j++) {
+        const struct point *pt = &tb->pts[j];
+        double m = pt->c[pt->winner].median;
+
+        lo = fmin(lo, m);
+        hi = fmax(hi, m);
+        fastest += m == pt->best;
+        if (m / pt->best - 1 > behind) {
+            behind = m / pt->best - 1;
+            behind_at = pt->bytes;
+        }
+    }
+    fprintf(f, "   # %zu-%zu B: %.2f-%.2f us, the fastest at %d of %d sizes", tb->pts[first].bytes,
+            tb->pts[last].bytes, lo, hi, fastest, last - first + 1);
+    if (fastest < last - first + 1)
+        fprintf(f, ", at most %.1f%% behind (%zu B)", 100 * behind, behind_at);
+    fputc('\n', f);
+}
+
 /* The rules of one table: adjacent sizes with the same winner as one
  * rule, with a comment saying what was measured. */
 static void write_rules(FILE *f, const struct table *tb)
@@ -424,35 +490,17 @@ static void write_rules(FILE *f, const struct table *tb)
     if (tb->failed[0])
         fprintf(f, "# failed (wrong result or MPI error), left out: %s\n", tb->failed);
     for (int i = 0, first = 0; i < tb->npts; i++) {
-        const struct point *a = &tb->pts[first], *b = &tb->pts[i];
-        double lo_us = INFINITY, hi_us = 0, margin = INFINITY;
-        const char *closest = "-";
-        size_t closest_at = 0;
+        const struct point *b = &tb->pts[i];
         char range[64];
 
-        if (i + 1 < tb->npts && strcmp(tb->pts[i + 1].winner, a->winner) == 0)
+        if (i + 1 < tb->npts && strcmp(winner(&tb->pts[i + 1]), winner(b)) == 0)
             continue;
-        for (int j = first; j <= i; j++) {
-            const struct point *p = &tb->pts[j];
-            double m = p->next_median / p->median - 1;
-
-            lo_us = fmin(lo_us, p->median);
-            hi_us = fmax(hi_us, p->median);
-            if (!isnan(m) && m < margin) {
-                margin = m;
-                closest = p->next;
-                closest_at = p->bytes;
-            }
-        }
         if (i + 1 < tb->npts)
             snprintf(range, sizeof range, "%llu-%llu", lo, boundary(b->bytes, tb->pts[i + 1].bytes));
         else
             snprintf(range, sizeof range, "%llu-", lo);
-        fprintf(f, "%s np=%d bytes=%s %s", tb->coll->name, tb->np, range, a->winner);
-        fprintf(f, "   # %zu-%zu B: %.2f-%.2f us", a->bytes, b->bytes, lo_us, hi_us);
-        if (isfinite(margin))
-            fprintf(f, "; closest: %s %+.1f%% at %zu B", closest, 100 * margin, closest_at);
-        fprintf(f, "\n");
+        fprintf(f, "%s np=%d bytes=%s %s", tb->coll->name, tb->np, range, winner(b));
+        rule_comment(f, tb, first, i);
         if (i + 1 < tb->npts)
             lo = boundary(b->bytes, tb->pts[i + 1].bytes) + 1;
         first = i + 1;
@@ -494,15 +542,17 @@ static void write_header(FILE *f, const struct options *opt, int argc, char **ar
         "#   itself, with every value of its parameter sweep (values that make the same\n"
         "#   plan measured once), timed as mpicoll bench does: a barrier before each\n"
         "#   iteration, the cases alternating in chunks; a case's figure is the median\n"
-        "#   of the slowest rank's time per iteration, and the fastest wins (a size\n"
-        "#   keeps the previous size's winner when that is within %.0f%% of it).\n"
-        "#   Adjacent sizes with the same winner make one rule; a range ends halfway\n"
-        "#   (geometric mean) between two measured sizes. bytes= is the message size\n"
-        "#   of docs/selection.md: one rank's block for allgather and alltoall, the\n"
-        "#   vector for allreduce, reduce and bcast (float; char for bcast), all p\n"
-        "#   blocks for reduce_scatter_block. A rule's comment: the sizes it was\n"
-        "#   measured at, the winner's medians there, and the closest other case.\n",
-        opt->min_bytes, opt->max_bytes, 100 * (KEEP_PREVIOUS - 1));
+        "#   of the slowest rank's time per iteration. A case within %.0f%% of the\n"
+        "#   fastest at a size may win it; from the smallest size on, the one that\n"
+        "#   stays so over the longest run of sizes wins them (the fewest rules that\n"
+        "#   keep every size within %.0f%%). Adjacent sizes with the same winner make\n"
+        "#   one rule; a range ends halfway (geometric mean) between two measured\n"
+        "#   sizes. bytes= is the message size of docs/selection.md: one rank's\n"
+        "#   block for allgather and alltoall, the vector for allreduce, reduce and\n"
+        "#   bcast (float; char for bcast), all p blocks for reduce_scatter_block.\n"
+        "#   A rule's comment: the sizes it was measured at, the winner's medians\n"
+        "#   there, and how often it was the fastest (else how far behind, at worst).\n",
+        opt->min_bytes, opt->max_bytes, 100 * TOLERANCE, 100 * TOLERANCE);
 }
 
 /* Writes the whole file to a temporary file beside `path`, then renames
@@ -609,6 +659,8 @@ static int tune(int argc, char **argv, int rank, int nranks)
     MPI_Bcast(&ok, 1, MPI_INT, 0, world);
     MPI_Bcast(&failed, 1, MPI_INT, 0, world); /* rank 0 took part in every measurement */
     MPI_Comm_free(&world);
+    for (int i = 0; i < ntbs; i++)
+        free_table(&tbs[i]);
     free(tbs);
     return ok && !failed ? EXIT_SUCCESS : EXIT_FAILED;
 }

@@ -43,9 +43,12 @@ struct comm_state {
     cached_plan cache[PLAN_CACHE];
     int *node_of;               /* made when an algorithm or a rule first needs it */
     int nnodes;
+    int scattered_nodes;        /* a node's ranks are not consecutive */
     shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
                                  * algorithm is first chosen */
     unsigned seq;               /* collectives started on the communicator */
+    const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
+    int last_params[PLAN_MAX_PARAMS];
     int refs;                   /* the attribute's, and one per request (state_lock) */
 };
 
@@ -261,9 +264,12 @@ static int node_layout(comm_state *st)
     }
     st->node_of = node;
     st->nnodes = 0;
-    for (int i = 0; i < st->size; i++)
+    st->scattered_nodes = 0;
+    for (int i = 0; i < st->size; i++) {
         if (node[i] + 1 > st->nnodes)
             st->nnodes = node[i] + 1;
+        st->scattered_nodes |= i > 0 && node[i] < node[i - 1];
+    }
     return MPI_SUCCESS;
 }
 
@@ -348,8 +354,7 @@ static void shm_describe(const comm_state *st, call_info *ci)
 {
     ci->nnodes = st->nnodes;
     ci->shm_missing = shm_missing(st->shm);
-    for (int i = 1; i < st->size; i++)
-        ci->scattered_nodes |= st->node_of[i] < st->node_of[i - 1];
+    ci->scattered_nodes = st->scattered_nodes;
 }
 
 /* Collective, the first time an R_SHM algorithm is chosen on the
@@ -389,10 +394,26 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
         return rc;
     }
     select_log(c, &ch, ci, st->rank);
+    st->last_algo = ch.algo;
+    memcpy(st->last_params, ch.params, sizeof st->last_params);
     rc = comm_state_plan(st, c, &ch, pa, rp, own);
     if (rc == MPI_SUCCESS && (*rp)->pl.shm_bytes)
         rc = st->shm ? shm_reserve(st->shm, (*rp)->pl.shm_bytes) : MPI_ERR_INTERN;
     return rc;
+}
+
+int mpicoll_last_choice(MPI_Comm comm, char *buf, size_t buflen)
+{
+    void *val = NULL;
+    int found = 0;
+    pthread_once(&once, make_keys);
+    if (keys_rc != MPI_SUCCESS || comm == MPI_COMM_NULL || !buf || buflen == 0
+        || PMPI_Comm_get_attr(comm, state_key, &val, &found) != MPI_SUCCESS || !found
+        || !((comm_state *)val)->last_algo)
+        return -1;
+    const comm_state *st = val;
+    spec_format(st->last_algo, st->last_params, buf, buflen);
+    return 0;
 }
 
 /* Tags 1 .. 30000, in turn (MPI guarantees tags up to 32767). */

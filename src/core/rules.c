@@ -267,7 +267,13 @@ void rules_free(ruleset *rs)
 const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
                         size_t bytes)
 {
-    for (size_t i = 0; i < rs->n; i++) {
+    return rules_match_after(rs, NULL, c, np, nnodes, bytes);
+}
+
+const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
+                              int nnodes, size_t bytes)
+{
+    for (size_t i = prev ? (size_t)(prev - rs->rules) + 1 : 0; i < rs->n; i++) {
         const rule *r = &rs->rules[i];
         unsigned long long m = bytes;
         if (r->metric == METRIC_TOTAL)

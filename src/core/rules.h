@@ -48,6 +48,9 @@ void rules_free(ruleset *rs);
 /* The first rule of rs for collective c that matches, or NULL. */
 const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
                         size_t bytes);
+/* The next one after prev (a rule of rs; NULL: from the start), or NULL. */
+const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
+                              int nnodes, size_t bytes);
 
 /* 1 if a rule of rs for collective c has a nodes= condition. */
 int rules_use_nodes(const ruleset *rs, const coll_desc *c);

@@ -19,7 +19,11 @@ typedef struct choice {
     const coll_algo *algo;
     int params[PLAN_MAX_PARAMS];
     const char *reason;         /* "forced", "rule" or "fallback" */
-    char detail[400];           /* where the choice came from, or why it fell back */
+    const char *by;             /* where the choice came from: "the call", an
+                                 * environment variable or a rules source */
+    int line;                   /* the rule's line in `by`, or 0 */
+    char detail[400];           /* why it fell back ("" if it did not): formatted
+                                 * only then, so a call pays no formatting */
     const coll_algo *warn_from; /* a forced algorithm replaced under MPICOLL_FALLBACK=warn */
 } choice;
 

@@ -24,6 +24,7 @@ static struct config {
     const coll_algo *forced[MAX_COLLS];
     int nb[MAX_COLLS];          /* MPICOLL_<COLL>=nb */
     int mode;                   /* MPICOLL_MODE: 0 blocking, 1 nb, 2 persistent */
+    int needs_nodes[MAX_COLLS]; /* a rule of the collective has nodes= */
     int forced_params[MAX_COLLS][PLAN_MAX_PARAMS];
     char forced_error[MAX_COLLS][320];
 } cfg;
@@ -148,6 +149,8 @@ static void load_config(void)
         load_file(v);
     for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS; i++) {
         const coll_desc *c = mpicoll_colls[i];
+        cfg.needs_nodes[i] = (cfg.have_file && rules_use_nodes(&cfg.file, c))
+                             || rules_use_nodes(&cfg.builtin, c);
         v = getenv(c->env);
         /* "0" is Open MPI's "ignore": use the decision rules */
         if (!v || !*v || strcmp(v, "auto") == 0 || strcmp(v, "0") == 0)
@@ -203,6 +206,16 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p
     if ((r & R_ORDERED_NODES) && !ci->commutative && ci->scattered_nodes)
         return "nodes of consecutive ranks for a non-commutative operation";
     return NULL;
+}
+
+/* A rule naming an algorithm that needs what this call cannot give (shared
+ * memory for a request, or where the ranks cannot share a segment) is
+ * passed over; a restriction of shape (the number of ranks, the
+ * operation, the nodes) makes the algorithm run its fallback instead, as
+ * in Open MPI's decision tree. */
+static int unavailable(const coll_algo *a, const call_info *ci)
+{
+    return (a->restrictions & R_SHM) && (ci->request || ci->shm_missing);
 }
 
 static const char *broken(const coll_algo *a, const call_info *ci)
@@ -269,7 +282,8 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
 int select_needs_nodes(const coll_desc *c)
 {
     pthread_once(&cfg_once, load_config);
-    return (cfg.have_file && rules_use_nodes(&cfg.file, c)) || rules_use_nodes(&cfg.builtin, c);
+    int i = coll_index(c);
+    return i >= 0 && cfg.needs_nodes[i];
 }
 
 int select_choose(const coll_desc *c, const char *spec, int use_env, const call_info *ci,
@@ -279,7 +293,11 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
     const size_t bytes = ci->bytes;
     pthread_once(&cfg_once, load_config);
     int cx = coll_index(c);
-    memset(ch, 0, sizeof *ch);
+    ch->algo = NULL;
+    ch->by = NULL;
+    ch->line = 0;
+    ch->detail[0] = '\0';
+    ch->warn_from = NULL;
     if (cfg.error[0]) {
         snprintf(err, errlen, "%s", cfg.error);
         return MPI_ERR_ARG;
@@ -288,21 +306,31 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
     if (spec && *spec && strcmp(spec, "auto") != 0) {
         if (spec_parse(c, spec, &ch->algo, ch->params, err, errlen))
             return MPI_ERR_ARG;
-        snprintf(ch->detail, sizeof ch->detail, "by the call");
+        ch->by = "the call";
     } else if (use_env && cfg.forced_error[cx][0]) {
         snprintf(err, errlen, "%s", cfg.forced_error[cx]);
         return MPI_ERR_ARG;
     } else if (use_env && cfg.forced[cx]) {
         ch->algo = cfg.forced[cx];
         memcpy(ch->params, cfg.forced_params[cx], sizeof ch->params);
-        snprintf(ch->detail, sizeof ch->detail, "by %s", c->env);
+        ch->by = c->env;
     } else {
         forced = 0;
-        const rule *r = cfg.have_file ? rules_match(&cfg.file, c, p, nnodes, bytes) : NULL;
-        const ruleset *from = &cfg.file;
-        if (!r) {
-            r = rules_match(&cfg.builtin, c, p, nnodes, bytes);
-            from = &cfg.builtin;
+        /* the first matching rule whose algorithm is available for this
+         * call (unavailable() below); if none is, the first matching rule */
+        const ruleset *sets[2] = { cfg.have_file ? &cfg.file : NULL, &cfg.builtin };
+        const ruleset *from = NULL;
+        const rule *r = NULL;
+        for (int s = 0; s < 2 && !(r && !unavailable(r->algo, ci)); s++) {
+            for (const rule *m = sets[s] ? rules_match(sets[s], c, p, nnodes, bytes) : NULL; m;
+                 m = rules_match_after(sets[s], m, c, p, nnodes, bytes)) {
+                if (!r || !unavailable(m->algo, ci)) {
+                    r = m;
+                    from = sets[s];
+                }
+                if (!unavailable(m->algo, ci))
+                    break;
+            }
         }
         if (!r) {
             snprintf(err, errlen, "no %s rule matches np=%d bytes=%zu (%s)", c->name, p, bytes,
@@ -311,7 +339,8 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
         }
         ch->algo = r->algo;
         memcpy(ch->params, r->params, sizeof ch->params);
-        snprintf(ch->detail, sizeof ch->detail, "%s:%d", from->source, r->line);
+        ch->by = from->source;
+        ch->line = r->line;
     }
     ch->reason = forced ? "forced" : "rule";
     return apply_fallback(c, forced, ci, ch, err, errlen);
@@ -342,14 +371,16 @@ static void log_rules(void)
 
 void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank)
 {
-    if (rank != 0)
+    /* the common case, on every call: nothing to print (no lock taken) */
+    if (rank != 0
+        || (!cfg.verbose && !ch->warn_from && !__atomic_load_n(&cfg_warnings[0], __ATOMIC_RELAXED)))
         return;
     int world_rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     pthread_mutex_lock(&log_lock);
     if (cfg_warnings[0] && world_rank == 0)
         fputs(cfg_warnings, stderr);
-    cfg_warnings[0] = '\0';
+    __atomic_store_n(&cfg_warnings[0], '\0', __ATOMIC_RELAXED);
     pthread_mutex_unlock(&log_lock);
     if (ch->warn_from) {
         char msg[520];
@@ -359,9 +390,15 @@ void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int r
     }
     if (!cfg.verbose)
         return;
-    char s[128];
+    char s[128], by[sizeof ch->detail];
     spec_format(ch->algo, ch->params, s, sizeof s);
     const char *params = strchr(s, ':');
+    if (ch->detail[0])
+        snprintf(by, sizeof by, "%s", ch->detail);
+    else if (ch->line > 0)
+        snprintf(by, sizeof by, "%s:%d", ch->by, ch->line);
+    else
+        snprintf(by, sizeof by, "by %s", ch->by);
     pthread_mutex_lock(&log_lock);
     if (!rules_logged) {
         rules_logged = 1;
@@ -369,7 +406,7 @@ void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int r
     }
     fprintf(stderr, "mpicoll: %s algorithm=%s params=%s reason=%s np=%d bytes=%zu (%s)\n",
             c->name, ch->algo->name, params ? params + 1 : "-", ch->reason, ci->p, ci->bytes,
-            ch->detail);
+            by);
     fflush(stderr);
     pthread_mutex_unlock(&log_lock);
 }

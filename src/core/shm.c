@@ -196,8 +196,8 @@ int shm_passed(shm_state *st)
 }
 
 /* Yields the processor between polls: with more ranks than cores (as in
- * the tests on 2 cores) the rank being waited for needs it, and spinning
- * first measured slower even with a core per rank (docs/ARCHITECTURE.md). */
+ * the tests, 8 ranks on 2 cores) the rank being waited for needs it; with a
+ * core per rank a yield costs about a system call. */
 void shm_wait(shm_state *st)
 {
     while (!shm_passed(st))

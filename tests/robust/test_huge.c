@@ -93,6 +93,9 @@ static int run(const char *coll, const char *alg, size_t mib, void *a, void *b)
     snprintf(what, sizeof what, "%s %s", coll, alg);
     if (!strcmp(coll, "allgather")) {
         uint64_t *r = a;
+        /* the other blocks cleared: what the last algorithm left there
+         * must not pass for this one's result */
+        memset(r, 0, (size_t)size * bytes);
         fill(r + (size_t)rank * words, words, rank, -1);
         rc = mpicoll_allgather_with(spec, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, (int)bytes,
                                     MPI_BYTE, MPI_COMM_WORLD);

@@ -1,12 +1,16 @@
 /*
  * The rules parser and the built-in allgather rules (Open MPI's decision
- * tree): valid and malformed files, unknown names, first match wins.
+ * tree): valid and malformed files, unknown names, first match wins, rules
+ * of unavailable shared-memory algorithms passed over.
  */
 #include "core/rules.h"
+#include "core/runtime.h"
 #include "mpicoll.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures, passes;
 
@@ -27,6 +31,21 @@ static const char *pick(const ruleset *rs, int np, size_t bytes)
 {
     const rule *r = rules_match(rs, coll_find("allgather"), np, 1, bytes);
     return r ? r->algo->name : "(none)";
+}
+
+/* What the selection runs for a blocking call (request 0) or a request on
+ * np ranks spanning nnodes nodes, into buf ("(error)" if none). */
+static const char *choose(const char *coll, int np, int nnodes, size_t bytes, int request,
+                          char *buf, size_t len)
+{
+    call_info ci = { .p = np, .nnodes = nnodes, .bytes = bytes, .commutative = 1,
+                     .request = request };
+    choice ch;
+    char err[256];
+    if (select_choose(coll_find(coll), NULL, 0, &ci, &ch, err, sizeof err) != MPI_SUCCESS)
+        return snprintf(buf, len, "(error)"), buf;
+    spec_format(ch.algo, ch.params, buf, len);
+    return buf;
 }
 
 static void test_valid(void)
@@ -106,7 +125,8 @@ static void test_unknown_names(void)
 }
 
 /* The built-in rules give Open MPI's choices (000_5decaf39c5d4bf6d.txt),
- * after the declared fallbacks. total = bytes x np. */
+ * after the declared fallbacks, wherever the shared-memory rules do not
+ * apply: across nodes, and for requests. total = bytes x np. */
 static void test_openmpi_tree(void)
 {
     static const struct { int np; size_t bytes; const char *alg; } t[] = {
@@ -124,16 +144,73 @@ static void test_openmpi_tree(void)
         { 4096, 1, "neighbor" },            /* total 4096 >= 4096 */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        char got[64], what[160];
-        int rc = mpicoll_auto_choice("allgather", t[i].np, t[i].bytes, got, sizeof got);
-        snprintf(what, sizeof what, "built-in np=%d bytes=%zu: expected %s, got %s", t[i].np,
-                 t[i].bytes, t[i].alg, rc ? "(error)" : got);
-        expect(rc == 0 && strcmp(got, t[i].alg) == 0, what);
+        for (int request = 0; request < 2; request++) {
+            char got[64], what[200];
+            /* across two nodes, blocking; one node, a request */
+            choose("allgather", t[i].np, 2 - request, t[i].bytes, request, got, sizeof got);
+            snprintf(what, sizeof what, "built-in np=%d bytes=%zu %s: expected %s, got %s",
+                     t[i].np, t[i].bytes, request ? "request" : "2 nodes", t[i].alg, got);
+            expect(t[i].np == 1 || strcmp(got, t[i].alg) == 0, what);
+        }
+    }
+    /* one node, blocking: the shared-memory rules first */
+    static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
+        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "two_proc" },
+        { "allgather", 5, 1 << 20, "shm" },
+        { "allreduce", 4, 256, "recursive_doubling" }, { "allreduce", 4, 512, "shm" },
+        { "alltoall", 2, 1 << 20, "two_proc" }, { "alltoall", 7, 8, "shm" },
+    };
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        char got[64], what[200];
+        choose(s[i].coll, s[i].np, 1, s[i].bytes, 0, got, sizeof got);
+        snprintf(what, sizeof what, "built-in one node %s np=%d bytes=%zu: expected %s, got %s",
+                 s[i].coll, s[i].np, s[i].bytes, s[i].alg, got);
+        expect(strncmp(got, s[i].alg, strlen(s[i].alg)) == 0
+               && (got[strlen(s[i].alg)] == '\0' || got[strlen(s[i].alg)] == ':'), what);
+    }
+}
+
+/* A rule whose shared-memory algorithm is unavailable for the call (a
+ * request) is passed over: the next matching one (of the file, then the
+ * built-in rules) runs; other restrictions make the first match run its
+ * fallback. The file is set in main(), before the
+ * configuration is read (once per process). */
+static const char skip_rules[] =
+    "alltoall np=3 bytes=* two_proc\n"         /* exactly 2 ranks: its fallback runs */
+    "alltoall np=3 bytes=* radix_bruck:radix=3\n"
+    "alltoall np=5 bytes=0-1000 shm\n"         /* passed over for a request */
+    "alltoall np=5 bytes=* radix_bruck:radix=4\n";
+
+static void test_rule_skips(void)
+{
+    static const struct { int np; size_t bytes; int request; const char *alg; } t[] = {
+        { 3, 100, 0, "linear" },                         /* two_proc's fallback */
+        { 5, 100, 0, "shm:segment=4194304" },
+        { 5, 100, 1, "radix_bruck:radix=4" },           /* a request: the next rule */
+        { 6, 100, 1, "linear_sync:max_requests=64" },   /* built in: shm passed over */
+        { 6, 100000, 0, "shm:segment=4194304" },        /* built in: one node */
+        { 2, 1 << 20, 0, "two_proc" },                   /* built in */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char got[64], what[200];
+        choose("alltoall", t[i].np, 1, t[i].bytes, t[i].request, got, sizeof got);
+        snprintf(what, sizeof what, "rule skipped, np=%d bytes=%zu%s: expected %s, got %s",
+                 t[i].np, t[i].bytes, t[i].request ? " request" : "", t[i].alg, got);
+        expect(strcmp(got, t[i].alg) == 0, what);
     }
 }
 
 int main(void)
 {
+    char path[] = "/tmp/mpicoll-test-rules-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(skip_rules, f) < 0 || fclose(f) != 0 || setenv("MPICOLL_RULES", path, 1)) {
+        printf("FAIL cannot write %s\n", path);
+        return 1;
+    }
+    test_rule_skips();
+    unlink(path);
     test_valid();
     test_total_metric();
     test_malformed();

@@ -120,7 +120,11 @@ class Runner:
         self.build = os.path.abspath(args.build)
         self.plat = plat
         self.lock = args.lock
+        self.chunk = args.chunk
+        self.held = None               # (open lock file, since when)
         self.timeout = args.timeout
+        self.cfgs = ["--cfg=" + c for c in getattr(args, "cfg", None) or []]
+        self.said = set()              # fallback warnings already shown
         self.tmp = tempfile.mkdtemp(prefix="mpicoll-sim-")
         self.log = open(os.path.join(self.build, "sim-last.log"), "w")
         for f in ("mpicoll", "libmpicoll.so.0", "sim-pingpong"):
@@ -128,8 +132,23 @@ class Runner:
                 raise Fail("%s/%s is missing: run scripts/smpi-build.sh" % (self.build, f))
 
     def close(self):
+        self.release()
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.log.close()
+
+    def acquire(self):
+        """With --lock: hold the lock over consecutive runs, for about
+        --chunk seconds at a time, so that others get the machine between
+        chunks; wall times start once the lock is held."""
+        if self.lock and not self.held:
+            f = open(self.lock, "a")
+            fcntl.flock(f, fcntl.LOCK_EX)
+            self.held = (f, time.monotonic())
+
+    def release(self, unless_fresh=False):
+        if self.held and not (unless_fresh and time.monotonic() - self.held[1] < self.chunk):
+            self.held[0].close()
+            self.held = None
 
     def smpirun(self, np, prog, cfgs=(), spread=False):
         """Runs prog (a list) on np ranks; returns (rc, stdout, stderr, wall
@@ -143,9 +162,7 @@ class Runner:
         cmd += list(cfgs) + prog
         self.log.write("$ %s\n" % " ".join(cmd))
         self.log.flush()
-        lock = open(self.lock, "a") if self.lock else None
-        if lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)   # wall time starts once the machine is ours
+        self.acquire()
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
@@ -157,8 +174,7 @@ class Runner:
             out, err = p.communicate()
             rc = None
         wall = time.monotonic() - t0
-        if lock:
-            lock.close()
+        self.release(unless_fresh=True)
         self.log.write(err + out + "# rc=%s wall=%.1fs\n" % (rc, wall))
         self.log.flush()
         return rc, out, err, wall
@@ -227,15 +243,20 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
         cfgs += ["--cfg=smpi/auto-shared-malloc-thresh:%d" % SHARED_THRESH,
                  "--cfg=smpi/shared-malloc-blocksize:%d" % SHARED_BLOCK]
         prog.append("--no-validate")
-    rc, out, err, wall = runner.smpirun(p, prog, cfgs)
+    rc, out, err, wall = runner.smpirun(p, prog, cfgs + runner.cfgs)
     fallback = algo and re.search(r"warning: %s %s .*; running (\S+)"
                                   % (coll, re.escape(algo.split(":")[0])), err)
+    if fallback and fallback.group(0) not in runner.said:
+        runner.said.add(fallback.group(0))     # visibly, once per run of sim.py
+        print("  mpicoll: " + fallback.group(0), file=sys.stderr, flush=True)
     res = {}
     for row in csv.DictReader(io.StringIO(out[out.find("collective,"):] if "collective," in out else "")):
         ok = row["valid"].strip() == "1"
         us = float(row["median_us"]) if ok else None
-        res[int(row["bytes"])] = ((None, "ran " + fallback.group(1)) if fallback else
-                                  (us, "unchecked" if shared else "ok") if ok else (None, "INVALID"))
+        # a fallback's result is validated too: "ran X" only when it is right
+        res[int(row["bytes"])] = ((None, "INVALID") if not ok else
+                                  (None, "ran " + fallback.group(1)) if fallback else
+                                  (us, "unchecked" if shared else "ok"))
     why = "timeout" if rc is None else "failed" if rc != 0 else "missing"
     for n in sizes:
         res.setdefault(n, (None, why))
@@ -331,6 +352,8 @@ def report(args, plat, alpha, beta, results, out):
               "mpicoll model with this alpha and beta\n"
               % (coll, plat.name, os.path.relpath(plat.path, ROOT), alpha * 1e6, beta * 1e9,
                  1e-9 / beta))
+    if args.cfg:
+        out.write("# SimGrid settings added: %s\n" % " ".join(args.cfg))
     w = max([len(k) for r in results for k in list(r["sim"]) + list(r["builtin"])] + [20])
     for r in results:
         p = r["p"]
@@ -380,6 +403,7 @@ def report(args, plat, alpha, beta, results, out):
 
 
 def write_csv(args, plat, results, path):
+    """Every cell; the row of `auto` names, in column auto, what it ran."""
     with open(path, "w", newline="") as f:
         wr = csv.writer(f)
         wr.writerow(["collective", "platform", "np", "bytes", "kind", "algorithm", "sim_us", "status",
@@ -392,8 +416,76 @@ def write_csv(args, plat, results, path):
                         wr.writerow([args.collective, plat.name, r["p"], n, kind, name,
                                      "" if v[n][0] is None else "%.3f" % v[n][0], v[n][1],
                                      "" if m is None else "%.3f" % m, "%.3f" % r["bound"][n],
-                                     int(dest == "sim" and r["auto"].get(n) == name),
+                                     r["auto"].get(n, "") if name == "auto" else "",
                                      "%.1f" % r["wall"].get((dest, name), 0)])
+
+
+def tables(paths, out):
+    """Markdown tables of docs/scale.md from the CSV files of `run --csv`:
+    per collective and platform, the summary of each (np, bytes); then how
+    close the cost model is, per algorithm; then wall times."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += list(csv.DictReader(f))
+    fmt = lambda us: "%.1f" % us if us < 100 else "%.0f" % us
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["collective"], r["platform"]), []).append(r)
+    for (coll, plat), rs in sorted(groups.items()):
+        out.write("\n%s on %s (simulated us; `~`: shared memory, not validated)\n\n" % (coll, plat))
+        out.write("| np | bytes | fastest mpicoll | auto | fastest SimGrid built-in | lower bound |\n")
+        out.write("|---:|---:|---|---|---|---:|\n")
+        for key in sorted({(int(r["np"]), int(r["bytes"])) for r in rs}):
+            pts = [r for r in rs if (int(r["np"]), int(r["bytes"])) == key and r["sim_us"]]
+            def best(kind):
+                c = [r for r in pts if r["kind"] == kind and r["algorithm"] != "auto"]
+                if not c:
+                    return None
+                b = min(c, key=lambda r: float(r["sim_us"]))
+                return b, "%s %s%s" % (b["algorithm"], fmt(float(b["sim_us"])),
+                                       "~" if b["status"] == "unchecked" else "")
+            bm, bg = best("mpicoll"), best("simgrid")
+            auto = [r for r in rs if (int(r["np"]), int(r["bytes"])) == key and r["algorithm"] == "auto"]
+            a = "-"
+            if auto and auto[0]["sim_us"]:
+                us = float(auto[0]["sim_us"])
+                a = "%s %s" % (auto[0]["auto"], fmt(us))
+                if bm and us > 1.05 * float(bm[0]["sim_us"]):
+                    a += " (**+%d%%**)" % round(100 * (us / float(bm[0]["sim_us"]) - 1))
+            elif auto:
+                a = "%s: %s" % (auto[0]["auto"], auto[0]["status"])
+            bound = [r for r in rs if (int(r["np"]), int(r["bytes"])) == key][0]["bound_us"]
+            out.write("| %d | %s | %s | %s | %s | %s |\n" % (
+                key[0], human(key[1]), bm[1] if bm else "-", a, bg[1] if bg else "-",
+                fmt(float(bound))))
+    out.write("\nThe cost model against the simulation: sim / model per algorithm, over the"
+              " points it ran (median, min, max)\n\n| collective | algorithm | platform | points"
+              " | median | min | max |\n|---|---|---|---:|---:|---:|---:|\n")
+    ratio = {}
+    for r in rows:
+        if r["kind"] == "mpicoll" and r["algorithm"] != "auto" and r["sim_us"] and r["model_us"] \
+                and float(r["model_us"]) > 0:
+            ratio.setdefault((r["collective"], r["algorithm"], r["platform"]), []).append(
+                float(r["sim_us"]) / float(r["model_us"]))
+    for (coll, algo, plat), v in sorted(ratio.items()):
+        v.sort()
+        out.write("| %s | %s | %s | %d | %.2f | %.2f | %.2f |\n" % (
+            coll, algo, plat, len(v), v[len(v) // 2], v[0], v[-1]))
+    out.write("\nSimulation wall time (s of this machine, per np: all sizes)\n\n| collective |"
+              " platform | np | mpicoll algorithms | SimGrid built-ins | did not finish |\n"
+              "|---|---|---:|---:|---:|---|\n")
+    for (coll, plat), rs in sorted(groups.items()):
+        for p in sorted({int(r["np"]) for r in rs}):
+            sel = [r for r in rs if int(r["np"]) == p]
+            wall = {}
+            for r in sel:
+                wall[(r["kind"], r["algorithm"])] = float(r["wall_s"])
+            late = sorted({"%s%s" % ("SimGrid " if r["kind"] == "simgrid" else "", r["algorithm"])
+                           for r in sel if r["status"] == "timeout"})
+            out.write("| %s | %s | %d | %.0f | %.0f | %s |\n" % (
+                coll, plat, p, sum(v for k, v in wall.items() if k[0] == "mpicoll"),
+                sum(v for k, v in wall.items() if k[0] == "simgrid"), ", ".join(late) or "-"))
 
 
 def plot(args, plat, results, path):
@@ -449,6 +541,9 @@ def main():
     r.add_argument("--plot", metavar="FILE.png|FILE.svg", help="draw the times with gnuplot")
     r.add_argument("--csv", metavar="FILE", help="also write every cell as CSV")
     r.add_argument("--timeout", type=float, default=600, help="seconds per smpirun (default 600)")
+    r.add_argument("--cfg", action="append", metavar="KEY:VALUE",
+                   help="one more SimGrid setting for the benchmark runs (repeatable), "
+                        "e.g. network/crosstraffic:0")
     r.add_argument("--mem-gib", type=float, default=4,
                    help="memory of all ranks' buffers above which a point runs on shared "
                         "memory, unvalidated (default 4)")
@@ -457,13 +552,20 @@ def main():
     h.add_argument("np", type=int)
     c = sub.add_parser("calibrate", help="alpha and beta of a platform")
     c.add_argument("platform")
+    t = sub.add_parser("table", help="docs/scale.md's tables from CSV files of run --csv")
+    t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
     for s in (r, c, b):
         s.add_argument("--build", default=os.path.join(ROOT, "build-smpi"), help="the SMPI build")
-        s.add_argument("--lock", help="run each smpirun under flock FILE")
+        s.add_argument("--lock", help="run smpirun under flock FILE, in chunks of --chunk seconds")
+        s.add_argument("--chunk", type=float, default=300,
+                       help="seconds of runs per holding of --lock (default 300)")
     args = ap.parse_args()
     try:
+        if args.cmd == "table":
+            tables(args.csv, sys.stdout)
+            return 0
         if args.cmd == "hostfile":
             sys.stdout.write(Platform(args.platform).hostfile(args.np))
             return 0
