@@ -86,9 +86,13 @@ asan() {
   # libmpicoll_preload.so, which links the ASan runtime, first.
   export ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1:verify_asan_link_order=0
   export LSAN_OPTIONS=suppressions=$PWD/tests/robust/lsan.supp:print_suppressions=0
-  # nonblocking.*: its allocation counter replaces malloc, which ASan owns
-  local select="np[34]$|^robust|^preload|^unit" skip="\.(nb|persistent)\.np4$|^nonblocking|^check"
-  [ $ci = 0 ] || select="np3$|^robust\.(config|errors\.fatal)|^unit"
+  # nonblocking.*: its allocation counter replaces malloc, which ASan owns;
+  # robust.errors.fatal: an abort, no sanitizer report possible, and under
+  # ASan Open MPI's mpirun often loses the abort message (3 tries of 3
+  # once); build/ runs it
+  local select="np[34]$|^robust|^preload|^unit"
+  local skip="\.(nb|persistent)\.np4$|^nonblocking|^check|^robust\.errors\.fatal"
+  [ $ci = 0 ] || select="np3$|^robust\.config|^unit"
   ctest --test-dir build-asan --output-on-failure -L "mpi|robust|preload|unit" \
     -R "$select" -E "$skip" ${shard[@]+"${shard[@]}"}
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
