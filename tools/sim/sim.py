@@ -251,6 +251,8 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
         print("  mpicoll: " + fallback.group(0), file=sys.stderr, flush=True)
     res = {}
     for row in csv.DictReader(io.StringIO(out[out.find("collective,"):] if "collective," in out else "")):
+        if not (row.get("valid") and row.get("bytes", "").isdigit()):
+            continue                   # a torn line (a run that died mid-row): reported missing
         ok = row["valid"].strip() == "1"
         us = float(row["median_us"]) if ok else None
         # a fallback's result is validated too: "ran X" only when it is right
@@ -450,7 +452,7 @@ def tables(paths, out):
             a = "-"
             if auto and auto[0]["sim_us"]:
                 us = float(auto[0]["sim_us"])
-                a = "%s %s" % (auto[0]["auto"], fmt(us))
+                a = "%s %s%s" % (auto[0]["auto"], fmt(us), "~" if auto[0]["status"] == "unchecked" else "")
                 if bm and us > 1.05 * float(bm[0]["sim_us"]):
                     a += " (**+%d%%**)" % round(100 * (us / float(bm[0]["sim_us"]) - 1))
             elif auto:
