@@ -1,6 +1,7 @@
 /* What the robustness tests share (robust.h). */
 #include "robust.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,21 @@ int rb_coll_index(const char *name)
         if (!strcmp(name, rb_names[c]))
             return c;
     return -1;
+}
+
+int rb_init_coll(int *argc, char ***argv, const char *test, int *rank, int *size)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int c = *argc > 1 ? rb_coll_index((*argv)[1]) : -1;
+    if (c < 0) {
+        if (*rank == 0)
+            printf("FAIL %s: usage: test_%s COLLECTIVE\n", test, test);
+        MPI_Finalize();
+    }
+    return c;
 }
 
 int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_request *r)

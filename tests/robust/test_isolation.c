@@ -84,17 +84,9 @@ static void overlapped(enum rb_coll c, enum rb_form f, MPI_Comm comm, MPI_Comm s
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    const int c = argc > 1 ? rb_coll_index(argv[1]) : -1;
-    if (c < 0) {
-        if (rank == 0)
-            printf("FAIL isolation: usage: test_isolation COLLECTIVE\n");
-        MPI_Finalize();
+    const int c = rb_init_coll(&argc, &argv, "isolation", &rank, &size);
+    if (c < 0)
         return 2;
-    }
     const int right = (rank + 1) % size, left = (rank + size - 1) % size;
     MPI_Comm other, side;
     MPI_Comm_dup(MPI_COMM_WORLD, &other);

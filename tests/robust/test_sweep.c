@@ -91,17 +91,9 @@ static void strided(enum rb_coll c, int n)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    const int c = argc > 1 ? rb_coll_index(argv[1]) : -1;
-    if (c < 0) {
-        if (rank == 0)
-            printf("FAIL sweep: usage: test_sweep COLLECTIVE\n");
-        MPI_Finalize();
+    const int c = rb_init_coll(&argc, &argv, "sweep", &rank, &size);
+    if (c < 0)
         return 2;
-    }
     static const int counts[] = { 0, 1, 7, 100 };
     const int nalg = mpicoll_algorithm_count(rb_names[c]);
     for (int i = 0; i < nalg; i++)
