@@ -3,7 +3,12 @@
 #  1. the whole ctest suite of the Open MPI build in build/;
 #  2. the MPICH build (build-mpich/): every MPI test on 1 to 5 ranks;
 #  3. an installed copy (cmake --install) used by examples/consumer through
-#     CMake's find_package and through pkg-config, run under mpirun.
+#     CMake's find_package and through pkg-config, run under mpirun;
+#  4. scripts/robust.sh --ci: the suite under ASan + UBSan, valgrind
+#     memcheck at 2 ranks, 60 s of libFuzzer per parser, buffers beyond
+#     2^31 bytes (docs/robustness.md);
+#  5. tests/smpi/run.sh: every algorithm of allgather, alltoall and
+#     allreduce validated at 64 ranks under SimGrid's SMPI (docs/scale.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -31,4 +36,10 @@ mv examples/consumer/consumer-pc "$work/"
 run=(mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n 3)
 "${run[@]}" "$work/cmake/consumer"
 "${run[@]}" "$work/consumer-pc"
+
+echo "== robustness: scripts/robust.sh --ci"
+scripts/robust.sh --ci
+
+echo "== SMPI: tests/smpi/run.sh"
+tests/smpi/run.sh
 echo "== all tests passed"

@@ -204,6 +204,23 @@ static void red_node(plan *pl, const red *x, size_t j)
     }
 }
 
+/* A short vector on one node, in one epoch less: every rank copies its
+ * vector into its slot; barrier; every rank that gets the result reduces
+ * all q slots itself, in rank order, straight into RECV (its own from its
+ * slot too: SEND may be RECV). The same operations in the same order on
+ * every rank: bitwise identical results. */
+static void red_whole(plan *pl, const red *x, size_t n, int gets)
+{
+    plan_need_shm(pl, (size_t)x->q * n);
+    plan_copy(pl, BUF_SEND, 0, BUF_SHM, (size_t)x->li * n, n);
+    plan_sync(pl);
+    if (!gets)
+        return;
+    plan_copy(pl, BUF_SHM, (size_t)(x->q - 1) * n, BUF_RECV, 0, n);
+    for (int k = x->q - 2; k >= 0; k--)
+        plan_reduce(pl, BUF_SHM, (size_t)k * n, BUF_RECV, 0, n);
+}
+
 /* Stage 2, several nodes, first ranks: the node results of chunk j to
  * every other first rank, theirs into TMP (a chunk per node), all of them
  * reduced in node order into the final result. */
@@ -250,6 +267,11 @@ void pat_shm_reduce(plan *pl, int p, int rank, int root, const int *node_of, siz
      * final result; chunks are the same on every node (the first ranks
      * exchange them), areas are the node's own */
     const int multi = l.nd.nn > 1, lead = pat_node_master(&l.nd, x.mine) == rank;
+    if (!multi && n <= PAT_SHM_WHOLE && (size_t)p * n <= segment) {
+        red_whole(pl, &x, n, gets);
+        layout_free(&l);
+        return;
+    }
     const size_t extra = multi ? 2 : 1;
     pat_seg_make(&x.sg, n, esize, (size_t)qmax + extra, 2, segment);
     x.sg.area = ((size_t)x.q + extra) * x.sg.chunk;

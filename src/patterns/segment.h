@@ -85,4 +85,8 @@ void pat_shm_bcast(plan *pl, int p, int rank, int root, const int *node_of, size
 void pat_shm_reduce(plan *pl, int p, int rank, int root, const int *node_of, size_t n,
                     size_t esize, size_t segment);
 
+/* Vectors of at most this many bytes on one node skip the slices: every
+ * rank that gets the result reduces all of them (one barrier, not two). */
+#define PAT_SHM_WHOLE ((size_t)8192)
+
 #endif

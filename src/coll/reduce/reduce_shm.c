@@ -5,21 +5,27 @@
  *          into its slot of the node's shared segment; barrier; rank i
  *          reduces slice i of all p vectors in rank order into the result
  *          area; barrier; the root copies the result out. Vectors that do
- *          not fit go in chunks pipelined over two areas.
+ *          not fit go in chunks pipelined over two areas. Vectors of at
+ *          most 8 KiB (PAT_SHM_WHOLE): copy in; barrier; the root reduces
+ *          all p vectors in rank order into its receive buffer.
  * Paper:   as allreduce shm (Graham & Shipman, EuroPVM/MPI 2008): the
  *          reduction is spread over all ranks, not done by the root alone.
- * Steps:   n + 1 barriers (n chunks).
+ * Steps:   1 barrier up to 8 KiB; else n + 1 barriers (n chunks).
  * Cost:    per rank: ((p - 1)/p)·vector copied in, vector/p·(p - 1)·γ;
  *          the root copies the vector out.
- * Limits:  one node; blocking calls only (R_SHM). Any operation: slices
- *          are reduced in rank order.
- * Memory:  the node's segment: (p + 1)·vector, or 2(p + 1)·chunk <= segment.
+ * Limits:  one node; ranks that share memory (R_SHM). Any operation:
+ *          slices are reduced in rank order.
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
+ * Memory:  the node's segment: p·vector up to 8 KiB; else (p + 1)·vector,
+ *          or 2(p + 1)·chunk <= segment.
  * Example: mpicoll show reduce shm --np 5 --compact
  *          (columns: ranks; rows: elements of the receive buffer after each
  *          round; k = how many ranks' contributions the element holds
- *   round  0       1       2
- *   rank   01234   01234   01234
- *   0      .....   .....   5....
+ *   round  0       1
+ *   rank   01234   01234
+ *   0      .....   5....
  */
 #include "reduce_algos.h"
 #include "../../patterns/segment.h"
