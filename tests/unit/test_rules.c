@@ -157,9 +157,20 @@ static void test_openmpi_tree(void)
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
         { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "two_proc" },
         { "allgather", 5, 1 << 20, "shm" },
-        { "allreduce", 4, 256, "recursive_doubling" }, { "allreduce", 4, 512, "shm" },
+        { "allreduce", 4, 8, "shm" }, { "allreduce", 4, 512, "shm" },
         { "alltoall", 2, 1 << 20, "two_proc" }, { "alltoall", 7, 8, "shm" },
     };
+    /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
+    static const struct { int np; size_t bytes; const char *alg; } x[] = {
+        { 8, 256, "bruck_index" }, { 8, 257, "linear" }, { 7, 8, "linear" },
+    };
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) {
+        char got[64], what[200];
+        choose("alltoall", x[i].np, 2, x[i].bytes, 0, got, sizeof got);
+        snprintf(what, sizeof what, "built-in 2 nodes alltoall np=%d bytes=%zu: expected %s, got %s",
+                 x[i].np, x[i].bytes, x[i].alg, got);
+        expect(strcmp(got, x[i].alg) == 0, what);
+    }
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
         char got[64], what[200];
         choose(s[i].coll, s[i].np, 1, s[i].bytes, 0, got, sizeof got);
