@@ -79,6 +79,21 @@ int measure_sweep_values(const char *coll, const char *algo, int param, int *out
     return kept;
 }
 
+int cases_default_params(const char *coll, const char *spec)
+{
+    const coll_desc *d = coll_find(coll);
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    char err[256];
+
+    if (d == NULL || spec_parse(d, spec, &a, params, err, sizeof err) != 0)
+        return 0;
+    for (int k = 0; k < coll_algo_nparams(a); k++)
+        if (params[k] != a->params[k].def)
+            return 0;
+    return 1;
+}
+
 /* The selector's own check (restrictions), for a call in this mode: the
  * public mpicoll_algorithm_applicable knows neither the nodes nor whether
  * the call is a request (shared-memory algorithms run blocking only). */

@@ -119,6 +119,10 @@ int cases_add(struct caselist *cl, int native, const char *spec, int mode);
  * hold) on nranks ranks spanning nnodes nodes, in this mode; 0 if the
  * selector would run its fallback instead; -1 if spec is no algorithm. */
 int cases_applicable(const char *coll, const char *spec, int nranks, int nnodes, int mode);
+/* 1 if every parameter of the algorithm `spec` of `coll` has its default
+ * value (an algorithm without parameters: 1); 0 otherwise or if spec is no
+ * algorithm. */
+int cases_default_params(const char *coll, const char *spec);
 /* Appends every algorithm of `coll` that runs as itself (cases_applicable),
  * with its default parameters, or, with `sweep`, once per value of each
  * parameter's sweep (see measure_sweep_values). 0, or -1 out of memory. */

@@ -326,9 +326,20 @@ static int within(const struct point *pt, const char *spec)
     return -1;
 }
 
+/* Where two candidates reach equally far: an algorithm's default
+ * parameters before a swept value (a value within TOLERANCE of the
+ * fastest is noise more often than a better setting, and the default is
+ * what a forced algorithm runs), then the faster at the first size. */
+static int preferred(const struct table *tb, const struct cand *x, const struct cand *y)
+{
+    int dx = cases_default_params(tb->coll->name, x->spec);
+    int dy = cases_default_params(tb->coll->name, y->spec);
+    return dx != dy ? dx > dy : x->median < y->median;
+}
+
 /* The winners: from the first size on, the candidate that stays within
- * TOLERANCE of the fastest over the longest run of sizes (the fastest
- * of them where runs tie), then again from the first size after its run.
+ * TOLERANCE of the fastest over the longest run of sizes (see preferred()
+ * where runs tie), then again from the first size after its run.
  * This gives the fewest rules that keep every size within TOLERANCE. */
 static void choose(struct table *tb)
 {
@@ -343,7 +354,7 @@ static void choose(struct table *tb)
                 continue;
             while (j + 1 < tb->npts && within(&tb->pts[j + 1], pt->c[k].spec) >= 0)
                 j++;
-            if (j > reach || (j == reach && pt->c[k].median < pt->c[best].median)) {
+            if (j > reach || (j == reach && preferred(tb, &pt->c[k], &pt->c[best]))) {
                 best = k;
                 reach = j;
             }
@@ -545,7 +556,8 @@ static void write_header(FILE *f, const struct options *opt, int argc, char **ar
         "#   of the slowest rank's time per iteration. A case within %.0f%% of the\n"
         "#   fastest at a size may win it; from the smallest size on, the one that\n"
         "#   stays so over the longest run of sizes wins them (the fewest rules that\n"
-        "#   keep every size within %.0f%%). Adjacent sizes with the same winner make\n"
+        "#   keep every size within %.0f%%; where runs tie, default parameters before\n"
+        "#   swept values, then the faster). Adjacent sizes with the same winner make\n"
         "#   one rule; a range ends halfway (geometric mean) between two measured\n"
         "#   sizes. bytes= is the message size of docs/selection.md: one rank's\n"
         "#   block for allgather and alltoall, the vector for allreduce, reduce and\n"
