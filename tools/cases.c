@@ -96,7 +96,7 @@ int cases_default_params(const char *coll, const char *spec)
 
 /* The selector's own check (restrictions), for a call in this mode: the
  * public mpicoll_algorithm_applicable knows neither the nodes nor whether
- * the call is a request (shared-memory algorithms run blocking only). */
+ * the call is a request. */
 int cases_applicable(const char *coll, const char *spec, int nranks, int nnodes, int mode)
 {
     const coll_desc *d = coll_find(coll);

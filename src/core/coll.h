@@ -24,8 +24,10 @@ enum {
     R_TWO = 1u << 2,    /* p == 2 */
     R_NODES = 1u << 3,  /* not a restriction: the builder reads the node layout */
     R_COMMUTATIVE = 1u << 4,    /* the reduction operation is commutative */
-    R_SHM = 1u << 5,    /* uses the node's shared segment (BUF_SHM): a blocking call, on a
-                         * communicator whose nodes can share memory (src/core/shm.h) */
+    R_SHM = 1u << 5,    /* uses the node's shared segment (BUF_SHM): a communicator whose
+                         * nodes can share memory (src/core/shm.h). Blocking calls and
+                         * requests alike; the rules pass it over for requests (forced,
+                         * a request runs it in a channel of the communicator's pool) */
     R_ONE_NODE = 1u << 6,       /* the communicator lies within one node */
     R_ORDERED_NODES = 1u << 7,  /* a non-commutative operation needs nodes of
                                  * consecutive ranks */

@@ -98,7 +98,11 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
     (void)comm, (void)key, (void)extra;
     comm_state *st = val;
     /* MPI_Win_free is collective: here, where the communicator is freed on
-     * every rank, not with the last request (requests never use it) */
+     * every rank, not with the last request; the requests outstanding on
+     * the pool's channels complete first (MPI: pending operations complete
+     * normally), and a persistent one started later fails (MPI_ERR_COMM) */
+    if (st->shm)
+        request_drain_shm(st->shm);
     shm_state_free(st->shm);
     st->shm = NULL;
     return state_unref(st);
@@ -370,6 +374,44 @@ static int shm_probe(comm_state *st, call_info *ci)
     return rc;
 }
 
+/* The shared-memory need of a request's plan on every rank: its own, and
+ * on a hierarchical algorithm that of the largest node (node areas grow
+ * with the node's ranks; chunks are the same everywhere), so that all
+ * ranks decide alike whether the plan fits a pool channel. */
+static int request_shm_need(comm_state *st, const choice *ch, plan_args a, const plan *mine,
+                            size_t *need)
+{
+    *need = mine->shm_bytes;
+    if (!(ch->algo->restrictions & R_NODES) || !st->node_of)
+        return MPI_SUCCESS;
+    int *size = calloc((size_t)st->nnodes, sizeof *size), big = 0;
+    if (!size)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < st->size; i++)
+        size[st->node_of[i]]++;
+    for (int n = 1; n < st->nnodes; n++)
+        big = size[n] > size[big] ? n : big;
+    int other = size[st->node_of[st->rank]] < size[big];
+    free(size);
+    if (!other)
+        return MPI_SUCCESS;
+    for (a.rank = 0; st->node_of[a.rank] != big; a.rank++)
+        ;
+    a.p = st->size;
+    memcpy(a.param, ch->params, sizeof a.param);
+    a.node_of = st->node_of;
+    plan pl;
+    if (plan_build(&pl, ch->algo->build, &a))
+        return MPI_ERR_NO_MEM;
+    if (pl.shm_bytes > *need)
+        *need = pl.shm_bytes;
+    plan_free(&pl);
+    return MPI_SUCCESS;
+}
+
+static const char no_channel_fit[] =
+    "a request's shared-memory channel cannot hold one element per slot";
+
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
                        plan_args pa, const ready_plan **rp, ready_plan *own)
 {
@@ -383,10 +425,34 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
     char err[512];
     rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
     /* chosen before the segments were probed: probe, and choose again */
-    if (rc == MPI_SUCCESS && !st->shm && (ch.algo->restrictions & R_SHM) && !ci->request) {
+    if (rc == MPI_SUCCESS && !st->shm && (ch.algo->restrictions & R_SHM)) {
         if ((rc = shm_probe(st, ci)) != MPI_SUCCESS)
             return rc;
         rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+    }
+    /* a request runs in a pool channel of fixed size: its segment parameter
+     * is at most the channel's (chunks of the message pipelined; results do
+     * not depend on the chunk), and its plan must fit */
+    int planned = 0;
+    if (rc == MPI_SUCCESS && ci->request && (ch.algo->restrictions & R_SHM)) {
+        if (coll_algo_nparams(ch.algo) > 0 && strcmp(ch.algo->params[0].name, "segment") == 0
+            && ch.params[0] > (int)SHM_REQ_SEGMENT)
+            ch.params[0] = (int)SHM_REQ_SEGMENT;
+        size_t need = 0;
+        if ((rc = comm_state_plan(st, c, &ch, pa, rp, own)) == MPI_SUCCESS)
+            rc = request_shm_need(st, &ch, pa, &own->pl, &need);
+        if (rc != MPI_SUCCESS) {
+            if (own->reqs)
+                ready_plan_free(own);
+            return rc;
+        }
+        planned = 1;
+        if (need > SHM_REQ_SEGMENT) {
+            ready_plan_free(own);
+            planned = 0;
+            ci->shm_missing = no_channel_fit;
+            rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+        }
     }
     if (rc != MPI_SUCCESS) {
         if (st->rank == 0)
@@ -396,10 +462,15 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
     select_log(c, &ch, ci, st->rank);
     st->last_algo = ch.algo;
     memcpy(st->last_params, ch.params, sizeof st->last_params);
-    rc = comm_state_plan(st, c, &ch, pa, rp, own);
-    if (rc == MPI_SUCCESS && (*rp)->pl.shm_bytes)
-        rc = st->shm ? shm_reserve(st->shm, (*rp)->pl.shm_bytes) : MPI_ERR_INTERN;
-    return rc;
+    if (!planned)
+        rc = comm_state_plan(st, c, &ch, pa, rp, own);
+    if (rc != MPI_SUCCESS || !(*rp)->pl.shm_bytes)
+        return rc;
+    if (!st->shm)
+        return MPI_ERR_INTERN;
+    /* collective over the node when the blocking channel grows, or the
+     * first time a request needs the pool */
+    return ci->request ? shm_requests_ready(st->shm) : shm_reserve(st->shm, (*rp)->pl.shm_bytes);
 }
 
 int mpicoll_last_choice(MPI_Comm comm, char *buf, size_t buflen)

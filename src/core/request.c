@@ -9,15 +9,28 @@
  * never blocks inside a test. A persistent request builds all of this once:
  * mpicoll_start only takes a tag and runs the copies and the plan.
  *
+ * A request whose plan uses the node's shared segment (R_SHM algorithms)
+ * takes a channel of the communicator's pool when it starts (src/core/shm.h):
+ * the next one in turn, the same on every rank. If an earlier request
+ * still holds that channel on this rank, the start advances the active
+ * requests (as mpicoll_progress does) until that one is done: with more
+ * than SHM_REQ_CHANNELS such requests outstanding on a communicator, a
+ * start waits for the one SHM_REQ_CHANNELS starts earlier. That earlier
+ * request began on every rank before this one, and a rank that is further
+ * on has finished it, so the wait needs nothing from ranks that are not
+ * also waiting for it or past it.
+ *
  * Threads: a request's lock is held while it advances, so that
  * mpicoll_progress in one thread (which skips requests busy elsewhere)
  * and mpicoll_test or mpicoll_wait in another never run it at once.
  */
 #include "runtime.h"
+#include "shm.h"
 #include "../../include/mpicoll.h"
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +42,8 @@ struct mpicoll_request_s {
     int ntypes;
     exec_state x;
     int persistent, active, done;
+    int uses_shm;               /* its plan uses the node's segment: a channel a start */
+    shm_chan *chan;             /* the channel it holds while active (active_lock) */
     int err;                    /* an error met by mpicoll_progress, for its owner */
     comm_state *held;           /* the reference the request holds */
     pthread_mutex_t lock;
@@ -176,12 +191,45 @@ static int keep_types(req_t *r)
     return MPI_SUCCESS;
 }
 
-static void activate(req_t *r)
+static int progress_all(void);
+
+/* The pool's next channel, once the request holding it is done here. */
+static int take_channel(req_t *r)
 {
+    struct shm_state *shm = comm_state_shm(r->call.st);
+    shm_chan *c = shm ? shm_request_channel(shm) : NULL;
+    if (!c)
+        return MPI_ERR_COMM;    /* the communicator was freed, and its segments */
+    for (;;) {
+        pthread_mutex_lock(&active_lock);
+        void **holder = shm_holder(c);
+        int free_now = *holder == NULL;
+        if (free_now) {
+            *holder = r;
+            r->chan = c;
+        }
+        pthread_mutex_unlock(&active_lock);
+        if (free_now)
+            break;
+        progress_all();         /* an error stays with the request it belongs to */
+        sched_yield();
+    }
+    r->x.shm = c;
+    return MPI_SUCCESS;
+}
+
+static int activate(req_t *r)
+{
+    if (r->uses_shm) {
+        int rc = take_channel(r);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     r->x.tag = comm_state_next_tag(r->call.st);
     exec_begin(&r->x);
     r->active = 1;
     r->done = 0;
+    r->err = MPI_SUCCESS;
     pthread_mutex_lock(&active_lock);
     r->prev = NULL;
     r->next = active_head;
@@ -189,6 +237,7 @@ static void activate(req_t *r)
         active_head->prev = r;
     active_head = r;
     pthread_mutex_unlock(&active_lock);
+    return MPI_SUCCESS;
 }
 
 static void unlink_active(req_t *r)
@@ -201,6 +250,10 @@ static void unlink_active(req_t *r)
         r->next->prev = r->prev;
     r->next = r->prev = NULL;
     r->active = 0;
+    if (r->chan) {
+        *shm_holder(r->chan) = NULL;    /* the channel's next request may start */
+        r->chan = NULL;
+    }
 }
 
 static void deactivate(req_t *r)
@@ -216,7 +269,7 @@ int call_launch(const call_mode *m, coll_call *c)
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
                          .types = c->rp->types, .red = c->reduces ? &c->red : NULL,
-                         .shm = c->rp->pl.shm_bytes ? comm_state_shm(c->st) : NULL };
+                         .shm = c->rp->pl.shm_bytes ? shm_blocking(comm_state_shm(c->st)) : NULL };
         memcpy(x.bufs, c->bufs, sizeof x.bufs);
         exec_begin(&x);
         int done;
@@ -231,9 +284,8 @@ int call_launch(const call_mode *m, coll_call *c)
     if (rc != MPI_SUCCESS)
         return rc;
     set_exec(r);
-    if (!r->persistent)
-        activate(r);
-    return MPI_SUCCESS;
+    r->uses_shm = c->rp->pl.shm_bytes > 0;
+    return r->persistent ? MPI_SUCCESS : activate(r);
 }
 
 /* ---- the public request calls ------------------------------------------- */
@@ -288,8 +340,7 @@ int mpicoll_start(mpicoll_request *req)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
     if (!*req || !(*req)->persistent || (*req)->active)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    activate(*req);
-    return MPI_SUCCESS;
+    return raised(activate(*req));
 }
 
 int mpicoll_test(mpicoll_request *req, int *flag)
@@ -317,9 +368,11 @@ int request_complete(req_t **req)
 
 int request_run_once(req_t **req)
 {
+    int flag, rc = MPI_SUCCESS;
     if ((*req)->persistent)
-        activate(*req);     /* MPICOLL_MODE=persistent: init, start, wait, free */
-    int flag, rc = advance(*req, 1, &flag);
+        rc = activate(*req);    /* MPICOLL_MODE=persistent: init, start, wait, free */
+    if (rc == MPI_SUCCESS)
+        rc = advance(*req, 1, &flag);
     release(*req);
     *req = MPICOLL_REQUEST_NULL;
     return rc;
@@ -385,10 +438,10 @@ int mpicoll_request_free(mpicoll_request *req)
     return MPI_SUCCESS;
 }
 
-int mpicoll_progress(void)
+/* Each active request one step; a request completed here stays until its
+ * owner tests or waits on it (with its error, if it failed). */
+static int progress_all(void)
 {
-    /* each active request one step; a request completed here stays until
-     * its owner tests or waits on it */
     int rc = MPI_SUCCESS;
     pthread_mutex_lock(&active_lock);
     for (req_t *r = active_head, *next; r && rc == MPI_SUCCESS; r = next) {
@@ -402,5 +455,23 @@ int mpicoll_progress(void)
         pthread_mutex_unlock(&r->lock);
     }
     pthread_mutex_unlock(&active_lock);
-    return raised(rc);
+    return rc;
+}
+
+int mpicoll_progress(void)
+{
+    return raised(progress_all());
+}
+
+void request_drain_shm(struct shm_state *shm)
+{
+    for (;;) {
+        pthread_mutex_lock(&active_lock);
+        int idle = shm_requests_idle(shm);
+        pthread_mutex_unlock(&active_lock);
+        if (idle)
+            return;
+        progress_all();
+        sched_yield();
+    }
 }

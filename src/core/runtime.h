@@ -83,8 +83,8 @@ int comm_state_live(void);
 /* The number of nodes the communicator spans (collective on first use). */
 int comm_state_nodes(comm_state *st, int *nnodes);
 
-/* The node's shared segment of a call whose plan uses one (R_SHM
- * algorithms: src/core/shm.h), made when the selection first asked. */
+/* The node's shared segments of the communicator (R_SHM algorithms:
+ * src/core/shm.h), made when the selection first asked, or NULL. */
 struct shm_state *comm_state_shm(const comm_state *st);
 
 /* Scratch memory of at least `bytes` owned by the state (grows, never
@@ -185,6 +185,10 @@ int request_complete(req_t **req);
  * persistent, waited for, released. */
 int request_run_once(req_t **req);
 
+/* Advances the active requests until none holds a channel of the
+ * communicator's shared-memory pool (before the pool is freed). */
+void request_drain_shm(struct shm_state *shm);
+
 /* The mode a call runs in: as given, or, for a blocking call of a
  * collective set to MPICOLL_<COLL>=nb, as a request in *nb (which the
  * caller completes with request_complete). */
@@ -212,13 +216,15 @@ typedef struct exec_state {
     MPI_Request *reqs;
     const MPI_Datatype *types;
     const exec_reduce *red;
-    struct shm_state *shm;      /* the node's segment, for a plan that uses BUF_SHM */
+    struct shm_chan *shm;       /* the node's channel (segment and barrier) the call
+                                 * uses, for a plan that uses BUF_SHM */
     size_t round, nreq;
     int posted;
     int arrived;                /* at the node barrier that begins the round */
 } exec_state;
 
-/* exec_begin also points BUF_SHM at this call's copy of the segment. */
+/* exec_begin also points BUF_SHM at this call's copy of its channel's
+ * segment (x->shm, set before). */
 void exec_begin(exec_state *x);
 int exec_progress(exec_state *x, int blocking, int *done);
 

@@ -197,8 +197,6 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p
     *on_p = 0;
     if ((r & R_COMMUTATIVE) && !ci->commutative)
         return "a commutative operation";
-    if ((r & R_SHM) && ci->request)
-        return "a blocking call (shared-memory algorithms do not run as requests)";
     if ((r & R_SHM) && ci->shm_missing)
         return needs_shm;
     if ((r & R_ONE_NODE) && ci->nnodes > 1)
@@ -209,10 +207,12 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p
 }
 
 /* A rule naming an algorithm that needs what this call cannot give (shared
- * memory for a request, or where the ranks cannot share a segment) is
- * passed over; a restriction of shape (the number of ranks, the
- * operation, the nodes) makes the algorithm run its fallback instead, as
- * in Open MPI's decision tree. */
+ * memory where the ranks cannot share a segment) is passed over; so is a
+ * shared-memory algorithm for a request (the rules were measured on
+ * blocking calls; a forced one runs as a request, in a channel of the
+ * communicator's pool: src/core/shm.h); a restriction of shape (the number
+ * of ranks, the operation, the nodes) makes the algorithm run its
+ * fallback instead, as in Open MPI's decision tree. */
 static int unavailable(const coll_algo *a, const call_info *ci)
 {
     return (a->restrictions & R_SHM) && (ci->request || ci->shm_missing);

@@ -30,17 +30,34 @@
  * this many bytes, so that a ladder of sizes reallocates a few times. */
 #define GROW_STEP ((size_t)64 << 10)
 
+struct shm_chan {
+    MPI_Win win;
+    char *flags;                /* q cache lines, one a rank */
+    char *seg;                  /* two copies of `half` bytes */
+    size_t half;
+    int q, me;
+    uint64_t gen;               /* barriers begun */
+    int next;                   /* the first flag not yet seen at gen */
+    int parity;
+    void *holder;               /* a pool's channel: the request on it */
+};
+
+/* A window of channels (see shm.h). */
+typedef struct window {
+    MPI_Win win;
+    int locked;
+    char *base;                 /* at this rank's address */
+} window;
+
 struct shm_state {
     const char *missing;
     MPI_Comm node;              /* the node's ranks */
     int q, me;                  /* their number, this rank among them */
-    MPI_Win win;
-    int locked;
-    char *base;                 /* the window, at this rank's address */
-    size_t half;                /* bytes of each copy of the segment */
-    uint64_t gen;               /* barriers begun */
-    int next;                   /* the first flag not yet seen at gen */
-    int parity;
+    window bw, pw;              /* the blocking channel's, the requests' pool */
+    shm_chan blocking;
+    shm_chan pool[SHM_REQ_CHANNELS];
+    int pool_made;
+    unsigned started;           /* requests started on a pool channel */
 };
 
 static const char *const reasons[] = {
@@ -51,57 +68,63 @@ static const char *const reasons[] = {
     "the simulation",
 };
 
-static _Atomic uint64_t *flag(const shm_state *st, int i)
+static _Atomic uint64_t *flag(const shm_chan *c, int i)
 {
-    return (_Atomic uint64_t *)(void *)(st->base + (size_t)i * LINE);
+    return (_Atomic uint64_t *)(void *)(c->flags + (size_t)i * LINE);
 }
 
-static void window_free(shm_state *st)
+static void window_free(window *w)
 {
-    if (st->locked)
-        PMPI_Win_unlock_all(st->win);
-    if (st->win != MPI_WIN_NULL)
-        PMPI_Win_free(&st->win);
-    st->locked = 0;
-    st->win = MPI_WIN_NULL;
-    st->base = NULL;
-    st->half = 0;
+    if (w->locked)
+        PMPI_Win_unlock_all(w->win);
+    if (w->win != MPI_WIN_NULL)
+        PMPI_Win_free(&w->win);
+    w->locked = 0;
+    w->win = MPI_WIN_NULL;
+    w->base = NULL;
 }
 
-/* Collective over the node: a window of flags and two copies of `half`
- * bytes, flags at zero on every rank before anyone uses them. */
-static int window_make(shm_state *st, size_t half)
+/* Collective over the node: a window of n channels of `half` bytes a
+ * copy, flags at zero on every rank before anyone uses them. */
+static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t half)
 {
-    size_t ctl = (size_t)st->q * LINE;
-    MPI_Aint size = st->me == 0 ? (MPI_Aint)(ctl + 2 * half) : 0, got;
+    size_t ctl = (size_t)n * (size_t)st->q * LINE, all = ctl + (size_t)n * 2 * half;
+    MPI_Aint size = st->me == 0 ? (MPI_Aint)all : 0, got;
     int unit;
     void *mine;
-    int rc = PMPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, st->node, &mine, &st->win);
+    int rc = PMPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, st->node, &mine, &w->win);
     if (rc != MPI_SUCCESS) {
-        st->win = MPI_WIN_NULL;
+        w->win = MPI_WIN_NULL;
         return rc;
     }
-    rc = PMPI_Win_set_errhandler(st->win, MPI_ERRORS_RETURN);
+    rc = PMPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Win_shared_query(st->win, 0, &got, &unit, &st->base);
-    if (rc == MPI_SUCCESS && (size_t)got < ctl + 2 * half)
+        rc = PMPI_Win_shared_query(w->win, 0, &got, &unit, &w->base);
+    if (rc == MPI_SUCCESS && (size_t)got < all)
         rc = MPI_ERR_WIN;
-    if (rc == MPI_SUCCESS && (rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, st->win)) == MPI_SUCCESS)
-        st->locked = 1;
+    if (rc == MPI_SUCCESS && (rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, w->win)) == MPI_SUCCESS)
+        w->locked = 1;
+    for (int k = 0; rc == MPI_SUCCESS && k < n; k++) {
+        shm_chan *c = &chans[k];
+        c->win = w->win;
+        c->flags = w->base + (size_t)k * (size_t)st->q * LINE;
+        c->seg = w->base + ctl + (size_t)k * 2 * half;
+        c->half = half;
+        c->q = st->q;
+        c->me = st->me;
+        c->gen = 0;
+        c->next = 0;
+        c->parity = 0;
+        c->holder = NULL;
+        atomic_store_explicit(flag(c, st->me), 0, memory_order_relaxed);
+    }
     if (rc == MPI_SUCCESS) {
-        atomic_store_explicit(flag(st, st->me), 0, memory_order_relaxed);
-        PMPI_Win_sync(st->win);
+        PMPI_Win_sync(w->win);
         rc = PMPI_Barrier(st->node);
     }
-    if (rc != MPI_SUCCESS) {
-        window_free(st);
-        return rc;
-    }
-    st->half = half;
-    st->gen = 0;
-    st->next = 0;
-    st->parity = 0;
-    return MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        window_free(w);
+    return rc;
 }
 
 /* The node's ranks: the shared-memory domain, split by node number (the
@@ -135,7 +158,7 @@ int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state
     if (!st)
         return MPI_ERR_NO_MEM;
     st->node = MPI_COMM_NULL;
-    st->win = MPI_WIN_NULL;
+    st->bw.win = st->pw.win = MPI_WIN_NULL;
 #ifdef SMPI_H
     const int smpi = 1;
 #else
@@ -144,13 +167,14 @@ int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state
     int rc = MPI_SUCCESS, reason = 3;
     if (!smpi) {
         rc = node_comm(st, comm, rank, p, node_of, &reason);
-        if (rc == MPI_SUCCESS && reason == 0 && window_make(st, 0) != MPI_SUCCESS)
+        if (rc == MPI_SUCCESS && reason == 0
+            && window_make(st, &st->bw, &st->blocking, 1, 0) != MPI_SUCCESS)
             reason = 2;
         if (rc == MPI_SUCCESS)
             rc = PMPI_Allreduce(MPI_IN_PLACE, &reason, 1, MPI_INT, MPI_MAX, comm);
     }
     if (rc != MPI_SUCCESS || reason != 0) {
-        window_free(st);
+        window_free(&st->bw);
         if (st->node != MPI_COMM_NULL)
             PMPI_Comm_free(&st->node);
     }
@@ -167,7 +191,8 @@ void shm_state_free(shm_state *st)
 {
     if (!st)
         return;
-    window_free(st);
+    window_free(&st->pw);
+    window_free(&st->bw);
     if (st->node != MPI_COMM_NULL)
         PMPI_Comm_free(&st->node);
     free(st);
@@ -175,49 +200,77 @@ void shm_state_free(shm_state *st)
 
 const char *shm_missing(const shm_state *st) { return st->missing; }
 
+shm_chan *shm_blocking(shm_state *st) { return &st->blocking; }
+
 int shm_reserve(shm_state *st, size_t bytes)
 {
-    if (bytes <= st->half)
+    size_t have = st->blocking.half;
+    if (bytes <= have)
         return MPI_SUCCESS;
-    size_t half = st->half * 2 > bytes ? st->half * 2 : bytes;
+    size_t half = have * 2 > bytes ? have * 2 : bytes;
     half = (half + GROW_STEP - 1) / GROW_STEP * GROW_STEP;
     /* the node's ranks may still read the previous call's data */
     int rc = PMPI_Barrier(st->node);
     if (rc != MPI_SUCCESS)
         return rc;
-    window_free(st);
-    return window_make(st, half);
+    window_free(&st->bw);
+    st->blocking.half = 0;      /* a failure below: the next call tries again */
+    return window_make(st, &st->bw, &st->blocking, 1, half);
 }
 
-char *shm_begin_call(shm_state *st)
+int shm_requests_ready(shm_state *st)
 {
-    st->parity ^= 1;
-    return st->base + (size_t)st->q * LINE + (size_t)st->parity * st->half;
+    if (st->pool_made)
+        return MPI_SUCCESS;
+    int rc = window_make(st, &st->pw, st->pool, SHM_REQ_CHANNELS, SHM_REQ_SEGMENT);
+    st->pool_made = rc == MPI_SUCCESS;
+    return rc;
 }
 
-void shm_arrive(shm_state *st)
+shm_chan *shm_request_channel(shm_state *st)
 {
-    st->gen++;
-    st->next = 0;
-    PMPI_Win_sync(st->win);     /* this rank's stores to the segment before its flag */
-    atomic_store_explicit(flag(st, st->me), st->gen, memory_order_release);
+    return st->pool_made ? &st->pool[st->started++ % SHM_REQ_CHANNELS] : NULL;
 }
 
-int shm_passed(shm_state *st)
+void **shm_holder(shm_chan *c) { return &c->holder; }
+
+int shm_requests_idle(const shm_state *st)
 {
-    for (; st->next < st->q; st->next++)
-        if (atomic_load_explicit(flag(st, st->next), memory_order_acquire) < st->gen)
+    for (int k = 0; st->pool_made && k < SHM_REQ_CHANNELS; k++)
+        if (st->pool[k].holder)
             return 0;
-    PMPI_Win_sync(st->win);     /* the others' stores, before this rank's loads */
-    SEGMENT_WRITTEN(st->base + (size_t)st->q * LINE, 2 * st->half);
+    return 1;
+}
+
+char *shm_begin_call(shm_chan *c)
+{
+    c->parity ^= 1;
+    return c->seg + (size_t)c->parity * c->half;
+}
+
+void shm_arrive(shm_chan *c)
+{
+    c->gen++;
+    c->next = 0;
+    PMPI_Win_sync(c->win);      /* this rank's stores to the segment before its flag */
+    atomic_store_explicit(flag(c, c->me), c->gen, memory_order_release);
+}
+
+int shm_passed(shm_chan *c)
+{
+    for (; c->next < c->q; c->next++)
+        if (atomic_load_explicit(flag(c, c->next), memory_order_acquire) < c->gen)
+            return 0;
+    PMPI_Win_sync(c->win);      /* the others' stores, before this rank's loads */
+    SEGMENT_WRITTEN(c->seg, 2 * c->half);
     return 1;
 }
 
 /* Yields the processor between polls: with more ranks than cores (as in
  * the tests, 8 ranks on 2 cores) the rank being waited for needs it; with a
  * core per rank a yield costs about a system call. */
-void shm_wait(shm_state *st)
+void shm_wait(shm_chan *c)
 {
-    while (!shm_passed(st))
+    while (!shm_passed(c))
         sched_yield();
 }

@@ -3,21 +3,40 @@
  * shared memory, MPI_Win_allocate_shared over the ranks of one node, with
  * a barrier of those ranks in it.
  *
- * Layout of the window, allocated by the node's first rank and seen by
- * every rank of the node at its own address: one cache line per rank (its
- * barrier flag), then two copies of the segment. Calls alternate between
- * the copies (shm_begin_call): a call's first writes cannot race with the
- * previous call's last reads, because every plan that uses the segment
- * passes at least one barrier (the checker enforces it), and a rank that
- * passes call k + 1's first barrier knows every rank has finished call k.
+ * A *channel* is a barrier of the node's ranks (one flag per rank, a
+ * generation count) and a segment in two copies. Calls on one channel
+ * alternate between its copies (shm_begin_call): a call's first writes
+ * cannot race with the previous call's last reads, because every plan
+ * that uses the segment passes at least one barrier (the checker enforces
+ * it), and a rank that passes call k + 1's first barrier knows every rank
+ * has finished call k. This holds as long as each rank runs the calls of
+ * a channel one after the other, in the same order as the others.
+ *
+ * A communicator has two windows of channels:
+ * - the blocking calls' channel, made by the probe (shm_state_make) and
+ *   grown, collectively over the node, when a plan declares more
+ *   (shm_reserve): blocking calls run one after the other;
+ * - the requests' pool of SHM_REQ_CHANNELS channels of SHM_REQ_SEGMENT
+ *   bytes a copy, made collectively over the node the first time a
+ *   request of the communicator needs one (shm_requests_ready), never
+ *   grown. A request takes the next channel in turn when it starts
+ *   (shm_request_channel); every rank starts collectives on a
+ *   communicator in the same order, so all take the same one. The caller
+ *   (src/core/request.c) keeps a channel's holder (shm_holder) and makes a
+ *   new request wait until the request holding its channel has finished
+ *   on this rank.
+ *
+ * Layout of a window, allocated by the node's first rank and seen by
+ * every rank of the node at its own address: the channels' flags, one
+ * cache line per rank and channel, then each channel's two copies.
  *
  * The barrier: each rank publishes its generation number in its flag
  * (C11 release store after MPI_Win_sync) and waits until every flag of
- * the node holds at least that number (acquire loads, then MPI_Win_sync),
- * the MPI-3 shared-memory model's pattern with the window locked for its
- * whole life (MPI_Win_lock_all, MPI_MODE_NOCHECK). A waiting rank yields
- * the processor between polls, so that runs with more ranks than cores do
- * not crawl.
+ * the channel holds at least that number (acquire loads, then
+ * MPI_Win_sync), the MPI-3 shared-memory model's pattern with the window
+ * locked for its whole life (MPI_Win_lock_all, MPI_MODE_NOCHECK). A
+ * waiting rank yields the processor between polls, so that runs with more
+ * ranks than cores do not crawl.
  */
 #ifndef MPICOLL_SHM_H
 #define MPICOLL_SHM_H
@@ -37,25 +56,47 @@ typedef struct shm_state shm_state;
  * shared-memory domains; MPI_Win_allocate_shared failing on some node. */
 int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state **st);
 
-/* Collective over the node's ranks (frees the window). */
+/* Collective over the node's ranks (frees the windows). */
 void shm_state_free(shm_state *st);
 
 /* Why the communicator has no segments, or NULL. */
 const char *shm_missing(const shm_state *st);
 
-/* Makes each copy of the segment at least `bytes` long. Collective over
- * the node's ranks when it must grow: all of them ask for the same bytes in
- * the same call (their plans declare the same size; the checker proves
- * it). */
+/* The blocking calls' channel. */
+typedef struct shm_chan shm_chan;
+shm_chan *shm_blocking(shm_state *st);
+
+/* Makes each copy of the blocking channel's segment at least `bytes`
+ * long. Collective over the node's ranks when it must grow: all of them
+ * ask for the same bytes in the same call (their plans declare the same
+ * size; the checker proves it). */
 int shm_reserve(shm_state *st, size_t bytes);
 
-/* The copy of the segment this call uses (they alternate). */
-char *shm_begin_call(shm_state *st);
+/* Requests: channels in a pool, of fixed size. */
+#define SHM_REQ_CHANNELS 4
+#define SHM_REQ_SEGMENT ((size_t)1 << 20)   /* bytes of each copy of a channel */
 
-/* The node's barrier: arrive once, then test until it is passed
+/* Makes the requests' pool, collectively over the node's ranks, the first
+ * time (then nothing). */
+int shm_requests_ready(shm_state *st);
+
+/* The channel of the next request started on the communicator (they take
+ * the pool's channels in turn), or NULL when there is no pool. */
+shm_chan *shm_request_channel(shm_state *st);
+
+/* The request that holds the channel (NULL: none), kept by the caller. */
+void **shm_holder(shm_chan *c);
+
+/* 1 when no channel of the pool is held. */
+int shm_requests_idle(const shm_state *st);
+
+/* The copy of the channel's segment this call uses (they alternate). */
+char *shm_begin_call(shm_chan *c);
+
+/* The channel's barrier: arrive once, then test until it is passed
  * (shm_passed, never blocks) or wait (shm_wait). */
-void shm_arrive(shm_state *st);
-int shm_passed(shm_state *st);
-void shm_wait(shm_state *st);
+void shm_arrive(shm_chan *c);
+int shm_passed(shm_chan *c);
+void shm_wait(shm_chan *c);
 
 #endif

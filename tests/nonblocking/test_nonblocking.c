@@ -9,7 +9,21 @@
  *    times (or argv[1] times); a malloc counter (this program's malloc wraps glibc's and
  *    counts the calls made from libmpicoll, found with dladdr) must not
  *    move after the first start.
- * Algorithms come from MPICOLL_<COLL> as for the blocking tests.
+ *  many: more requests outstanding on each communicator than the
+ *    shared-memory channels of a communicator's pool (4): 10 allgathers on
+ *    each of the two communicators, interleaved, completed in reverse
+ *    order (with a forced shared-memory algorithm, each start past the
+ *    fourth waits for the request that holds its channel).
+ *  big elements: an allreduce whose elements (a user type of 150000 bytes,
+ *    a user operation) are too large for a request's shared-memory channel
+ *    (4 slots and 2 areas of one element: 1.2 MB > 1 MiB) from 3 ranks a
+ *    node on: the request must fall back (or, under MPICOLL_FALLBACK=error,
+ *    fail) on every rank alike, also on nodes of unequal sizes where the
+ *    smaller one alone would fit; the blocking call runs it.
+ * Algorithms come from MPICOLL_<COLL> as for the blocking tests. Every
+ * request started checks, through mpicoll_last_choice, that it runs the
+ * algorithm forced for its collective (the ctest runs also set
+ * MPICOLL_FALLBACK=error), so that a fallback cannot pass for it.
  */
 #define _GNU_SOURCE
 #include <mpicoll.h>
@@ -124,6 +138,20 @@ static void release(bufs *b)
     free(b->rs_s);
 }
 
+/* The algorithm MPICOLL_<COLL> forces (without parameters) must be what
+ * the last call on comm chose. */
+static void expect_forced(MPI_Comm comm, const char *coll, const char *env)
+{
+    const char *want = getenv(env);
+    char got[128];
+    if (!want || !*want || strcmp(want, "auto") == 0)
+        return;
+    size_t n = strcspn(want, ":");
+    int rc = mpicoll_last_choice(comm, got, sizeof got);
+    CHECK(rc == 0 && strncmp(got, want, n) == 0 && (got[n] == '\0' || got[n] == ':'),
+          "%s request ran %s, %s=%s forced", coll, rc == 0 ? got : "(none)", env, want);
+}
+
 /* Six collectives, three on each communicator, interleaved. */
 static void start_all(bufs *w, bufs *h, MPI_Comm world, MPI_Comm half, mpicoll_request r[12])
 {
@@ -131,15 +159,25 @@ static void start_all(bufs *w, bufs *h, MPI_Comm world, MPI_Comm half, mpicoll_r
     MPI_Comm_size(world, &pw);
     MPI_Comm_size(half, &ph);
     mpicoll_iallgather(w->ag_s, N, MPI_INT, w->ag_r, N, MPI_INT, world, &r[0]);
+    expect_forced(world, "allgather", "MPICOLL_ALLGATHER");
     mpicoll_iallgather(h->ag_s, N, MPI_INT, h->ag_r, N, MPI_INT, half, &r[1]);
+    expect_forced(half, "allgather", "MPICOLL_ALLGATHER");
     mpicoll_ialltoall(w->a2a_s, N, MPI_INT, w->a2a_r, N, MPI_INT, world, &r[2]);
+    expect_forced(world, "alltoall", "MPICOLL_ALLTOALL");
     mpicoll_iallreduce(h->ar_s, h->ar_r, N, MPI_INT, MPI_SUM, half, &r[3]);
+    expect_forced(half, "allreduce", "MPICOLL_ALLREDUCE");
     mpicoll_iallreduce(w->ar_s, w->ar_r, N, MPI_INT, MPI_SUM, world, &r[4]);
+    expect_forced(world, "allreduce", "MPICOLL_ALLREDUCE");
     mpicoll_ialltoall(h->a2a_s, N, MPI_INT, h->a2a_r, N, MPI_INT, half, &r[5]);
+    expect_forced(half, "alltoall", "MPICOLL_ALLTOALL");
     mpicoll_ibcast(w->bc, N, MPI_INT, 0, world, &r[6]);
+    expect_forced(world, "bcast", "MPICOLL_BCAST");
     mpicoll_ibcast(h->bc, N, MPI_INT, 0, half, &r[7]);
+    expect_forced(half, "bcast", "MPICOLL_BCAST");
     mpicoll_ireduce(w->rd_s, w->rd_r, N, MPI_INT, MPI_SUM, pw - 1, world, &r[8]);
+    expect_forced(world, "reduce", "MPICOLL_REDUCE");
     mpicoll_ireduce(h->rd_s, h->rd_r, N, MPI_INT, MPI_SUM, ph - 1, half, &r[9]);
+    expect_forced(half, "reduce", "MPICOLL_REDUCE");
     mpicoll_ireduce_scatter_block(w->rs_s, w->rs_r, N, MPI_INT, MPI_SUM, world, &r[10]);
     mpicoll_ireduce_scatter_block(h->rs_s, h->rs_r, N, MPI_INT, MPI_SUM, half, &r[11]);
 }
@@ -174,6 +212,110 @@ static void outstanding(MPI_Comm half, int by_test)
     release(&h);
 }
 
+enum { MANY = 10 };
+
+static void many(MPI_Comm half)
+{
+    int pw, me, ph, hme;
+    MPI_Comm_size(MPI_COMM_WORLD, &pw);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(half, &ph);
+    MPI_Comm_rank(half, &hme);
+    int *send = malloc(sizeof(int) * 2 * MANY);
+    int *recv = calloc((size_t)(pw + ph) * MANY, sizeof(int));
+    mpicoll_request r[2 * MANY];
+    for (int k = 0; k < MANY; k++) {
+        send[2 * k] = me * 1000 + k;
+        send[2 * k + 1] = hme * 1000 + k + 500;
+        mpicoll_iallgather(&send[2 * k], 1, MPI_INT, recv + (size_t)k * pw, 1, MPI_INT,
+                           MPI_COMM_WORLD, &r[2 * k]);
+        expect_forced(MPI_COMM_WORLD, "allgather", "MPICOLL_ALLGATHER");
+        mpicoll_iallgather(&send[2 * k + 1], 1, MPI_INT,
+                           recv + (size_t)MANY * pw + (size_t)k * ph, 1, MPI_INT, half,
+                           &r[2 * k + 1]);
+        expect_forced(half, "allgather", "MPICOLL_ALLGATHER");
+    }
+    for (int i = 2 * MANY - 1; i >= 0; i--)
+        CHECK(mpicoll_wait(&r[i]) == MPI_SUCCESS, "many: wait %d", i);
+    for (int k = 0; k < MANY; k++) {
+        for (int j = 0; j < pw; j++)
+            CHECK(recv[k * pw + j] == j * 1000 + k, "many: world allgather %d [%d]", k, j);
+        for (int j = 0; j < ph; j++)
+            CHECK(recv[MANY * pw + k * ph + j] == j * 1000 + k + 500,
+                  "many: half allgather %d [%d]", k, j);
+    }
+    free(send);
+    free(recv);
+}
+
+enum { BIG = 37500 };   /* ints in one element: 150000 bytes */
+
+static void big_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    const int *a = in;
+    int *b = inout;
+    (void)t;
+    for (long i = 0; i < (long)*len * BIG; i++)
+        b[i] += a[i];
+}
+
+static void big_elements(MPI_Comm comm, const char *label)
+{
+    int p, me, lo = 0, hi = 0, rc;
+    MPI_Comm c;
+    MPI_Comm_dup(comm, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Comm_size(c, &p);
+    MPI_Comm_rank(c, &me);
+    MPI_Datatype t;
+    MPI_Type_contiguous(BIG, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    MPI_Op op;
+    MPI_Op_create(big_sum, 1, &op);
+    int *s = malloc(sizeof(int) * 2 * BIG), *r = malloc(sizeof(int) * 2 * BIG);
+    for (int i = 0; i < 2 * BIG; i++)
+        s[i] = me + i % 1000;
+    for (int blocking = 0; blocking < 2; blocking++) {
+        mpicoll_request q = MPICOLL_REQUEST_NULL;
+        memset(r, 0, sizeof(int) * 2 * BIG);
+        rc = blocking ? mpicoll_allreduce(s, r, 2, t, op, c)
+                      : mpicoll_iallreduce(s, r, 2, t, op, c, &q);
+        int ok = rc == MPI_SUCCESS;
+        if (ok)
+            expect_forced(c, "allreduce", "MPICOLL_ALLREDUCE");
+        /* every rank alike (a request not yet waited for: MPI's own) */
+        MPI_Allreduce(&ok, &lo, 1, MPI_INT, MPI_MIN, c);
+        MPI_Allreduce(&ok, &hi, 1, MPI_INT, MPI_MAX, c);
+        CHECK(lo == hi, "%s big elements %s: the call succeeded on some ranks only", label,
+              blocking ? "blocking" : "request");
+        if (lo != hi)
+            break;      /* a request that cannot complete: left */
+        if (!ok) {
+            int cls;
+            const char *policy = getenv("MPICOLL_FALLBACK");
+            MPI_Error_class(rc, &cls);
+            CHECK(!blocking && cls == MPI_ERR_UNSUPPORTED_OPERATION && policy
+                  && strcmp(policy, "error") == 0,
+                  "%s big elements %s: error %d", label, blocking ? "blocking" : "request", cls);
+            continue;
+        }
+        if (!blocking)
+            CHECK(mpicoll_wait(&q) == MPI_SUCCESS, "%s big elements: wait", label);
+        for (int i = 0; i < 2 * BIG; i++)
+            if (r[i] != p * (p - 1) / 2 + p * (i % 1000)) {
+                CHECK(0, "%s big elements %s: [%d] = %d", label,
+                      blocking ? "blocking" : "request", i, r[i]);
+                break;
+            }
+    }
+    free(s);
+    free(r);
+    MPI_Op_free(&op);
+    MPI_Type_free(&t);
+    if (lo == hi)
+        MPI_Comm_free(&c);  /* else it would wait for the request left */
+}
+
 static void persistent(int starts)
 {
     int p, me;
@@ -183,8 +325,11 @@ static void persistent(int starts)
     fill(&b, me, p);
     mpicoll_request r[3];
     mpicoll_allgather_init(b.ag_s, N, MPI_INT, b.ag_r, N, MPI_INT, MPI_COMM_WORLD, &r[0]);
+    expect_forced(MPI_COMM_WORLD, "allgather", "MPICOLL_ALLGATHER");
     mpicoll_allreduce_init(b.ar_s, b.ar_r, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+    expect_forced(MPI_COMM_WORLD, "allreduce", "MPICOLL_ALLREDUCE");
     mpicoll_alltoall_init(b.a2a_s, N, MPI_INT, b.a2a_r, N, MPI_INT, MPI_COMM_WORLD, &r[2]);
+    expect_forced(MPI_COMM_WORLD, "alltoall", "MPICOLL_ALLTOALL");
     long after_first = 0;
     for (int it = 0; it < starts; it++) {
         for (int k = 0; k < 3; k++)
@@ -225,6 +370,9 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, p - wrank, &half);
     outstanding(half, 0);
     outstanding(half, 1);
+    many(half);
+    big_elements(MPI_COMM_WORLD, "world");
+    big_elements(half, "half");
     persistent(argc > 1 ? atoi(argv[1]) : 10000);
     MPI_Comm_free(&half);
     int all;

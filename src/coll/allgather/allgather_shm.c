@@ -14,8 +14,11 @@
  *          ceil(block / chunk), chunk = segment / (2p); no messages.
  * Cost:    n·β_sync + (p + 1)·block·μ per rank (μ: time to copy a byte;
  *          in, p - 1 out, and its own block to its place).
- * Limits:  one node (else shm_hier); blocking calls only (R_SHM): requests
- *          and communicators whose ranks cannot share memory fall back.
+ * Limits:  one node (else shm_hier); ranks that share memory (R_SHM),
+ *          else the fallback.
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  the node's segment: p·block, or 2p·chunk <= segment (the
  *          parameter; the window holds two, calls alternate).
  * Example: mpicoll show allgather shm --np 5 --compact

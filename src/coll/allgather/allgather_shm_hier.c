@@ -15,8 +15,11 @@
  * Cost:    per chunk at a first rank: (N - 1)α + (N - 1)·q·chunk·β out and
  *          (p - q)·chunk·β in (q: its node's ranks); every rank copies
  *          (p + 1)·block.
- * Limits:  blocking calls on ranks that share memory on each node (R_SHM);
- *          nodes from MPI_COMM_TYPE_SHARED or MPICOLL_RANKS_PER_NODE.
+ * Limits:  ranks that share memory on each node (R_SHM); nodes from
+ *          MPI_COMM_TYPE_SHARED or MPICOLL_RANKS_PER_NODE.
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  each node's segment: p·block, or 3p·chunk <= segment.
  * Example: mpicoll show allgather shm_hier --np 5 --ranks-per-node 2 --compact
  *          (columns: ranks; rows: blocks of the receive buffer after each

@@ -17,9 +17,12 @@
  * Steps:   n + 2 barriers (one node: n + 1, as shm); N - 1 messages out
  *          and in at each first rank per chunk.
  * Cost:    per chunk at a first rank: (N - 1)(α + chunk·β) + (N - 1)·chunk·γ.
- * Limits:  blocking calls on ranks that share memory on each node (R_SHM);
+ * Limits:  ranks that share memory on each node (R_SHM);
  *          a non-commutative operation needs nodes of consecutive ranks
  *          (R_ORDERED_NODES): node results are then rank ranges.
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  each node's segment: (q + 2)·vector, or 2(q + 2)·chunk, chunk =
  *          segment / (2(q_max + 2)); first ranks: N·chunk of scratch.
  * Example: mpicoll show allreduce shm_hier --np 5 --ranks-per-node 2 --compact

@@ -11,7 +11,10 @@
  * Steps:   n barriers (n = 1 when the blocks fit, else chunks of
  *          segment / (2p(p - 1)) bytes).
  * Cost:    n·β_sync + (2(p - 1) + 1)·block·μ per rank; no messages.
- * Limits:  one node; blocking calls only (R_SHM).
+ * Limits:  one node; ranks that share memory (R_SHM).
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  the node's segment: p(p - 1)·block, or 2p(p - 1)·chunk.
  * Example: mpicoll show alltoall shm --np 5 --compact
  *          (columns: ranks; rows: blocks of the receive buffer after each

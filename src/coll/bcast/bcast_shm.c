@@ -12,7 +12,10 @@
  * Steps:   n barriers, n = 1 when the buffer fits the segment, else
  *          ceil(bytes / (segment / 2)).
  * Cost:    n·β_sync + bytes·μ at the root and at each other rank.
- * Limits:  one node (else shm_hier); blocking calls only (R_SHM).
+ * Limits:  one node (else shm_hier); ranks that share memory (R_SHM).
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  the node's segment: the buffer, or the whole segment.
  * Example: mpicoll show bcast shm --np 5 --compact
  *          (columns: ranks; rows: bytes of the buffer after each round;

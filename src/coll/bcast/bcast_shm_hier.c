@@ -12,8 +12,11 @@
  * Steps:   n barriers; N - 1 messages per chunk from the root (N nodes).
  * Cost:    per chunk: (N - 1)(α + chunk·β) at the root, then chunk·μ at
  *          every rank.
- * Limits:  blocking calls on ranks that share memory on each node (R_SHM).
- *          Linear between nodes: for a few nodes.
+ * Limits:  ranks that share memory on each node (R_SHM). Linear between
+ *          nodes: for a few nodes.
+ *          Requests too (R_SHM): in a channel of the communicator's
+ *          pool, segment capped at 1 MiB; the first on a communicator
+ *          is collective; over 4 outstanding on one serialise.
  * Memory:  each node's segment: the buffer, or the whole segment.
  * Example: mpicoll show bcast shm_hier --np 5 --ranks-per-node 2 --compact
  *          (columns: ranks; rows: bytes of the buffer after each round;
