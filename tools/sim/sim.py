@@ -429,7 +429,7 @@ def tables(paths, out):
     rows = []
     for path in paths:
         with open(path) as f:
-            rows += list(csv.DictReader(f))
+            rows += [dict(r, _file=path) for r in csv.DictReader(f)]
     fmt = lambda us: "%.1f" % us if us < 100 else "%.0f" % us
     groups = {}
     for r in rows:
@@ -482,9 +482,14 @@ def tables(paths, out):
             sel = [r for r in rs if int(r["np"]) == p]
             wall = {}
             for r in sel:
-                wall[(r["kind"], r["algorithm"])] = float(r["wall_s"])
-            late = sorted({"%s%s" % ("SimGrid " if r["kind"] == "simgrid" else "", r["algorithm"])
-                           for r in sel if r["status"] == "timeout"})
+                wall[(r["kind"], r["algorithm"], r["_file"])] = float(r["wall_s"])  # one run a file
+            late = {}
+            for r in sel:
+                if r["status"] == "timeout":
+                    late.setdefault("%s%s" % ("SimGrid " if r["kind"] == "simgrid" else "",
+                                              r["algorithm"]), []).append(int(r["bytes"]))
+            late = ["%s (%s)" % (k, ", ".join(human(n) for n in sorted(v)))
+                    for k, v in sorted(late.items())]
             out.write("| %s | %s | %d | %.0f | %.0f | %s |\n" % (
                 coll, plat, p, sum(v for k, v in wall.items() if k[0] == "mpicoll"),
                 sum(v for k, v in wall.items() if k[0] == "simgrid"), ", ".join(late) or "-"))
