@@ -142,11 +142,10 @@ static void check_introspection(void)
     check(mpicoll_algorithm_applicable("allgather", "k_bruck:k=1", 4) == -1,
           "applicable(\"k_bruck:k=1\", 4) != -1", NULL);
 
-    /* 2 ranks of one node: shm up to 768 KiB blocks, Open MPI's two_proc
-     * above (the built-in rules) */
+    /* 2 ranks of one node: shm at every size (the built-in rules) */
     for (size_t s = 0; s <= sizeof sizes / sizeof sizes[0]; s++) {
         size_t bytes = s < sizeof sizes / sizeof sizes[0] ? sizes[s] : 1 << 20;
-        const char *want = bytes < 786432 ? "shm" : "two_proc";
+        const char *want = "shm";
         int rc = mpicoll_auto_choice("allgather", 2, bytes, buf, sizeof buf);
         size_t len = strcspn(buf, ":");
         snprintf(detail, sizeof detail, "auto_choice(p=2, bytes=%zu) = %d, \"%s\", not %s",

@@ -155,10 +155,10 @@ static void test_openmpi_tree(void)
     }
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
-        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "two_proc" },
+        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "shm:segment=1048576" },
         { "allgather", 5, 1 << 20, "shm" },
         { "allreduce", 4, 8, "shm" }, { "allreduce", 4, 512, "shm" },
-        { "alltoall", 2, 1 << 20, "two_proc" }, { "alltoall", 7, 8, "shm" },
+        { "alltoall", 2, 1 << 20, "shm:segment=1048576" }, { "alltoall", 7, 8, "shm" },
     };
     /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
     static const struct { int np; size_t bytes; const char *alg; } x[] = {
@@ -200,7 +200,8 @@ static void test_rule_skips(void)
         { 5, 100, 1, "radix_bruck:radix=4" },           /* a request: the next rule */
         { 6, 100, 1, "linear_sync:max_requests=64" },   /* built in: shm passed over */
         { 6, 100000, 0, "shm:segment=4194304" },        /* built in: one node */
-        { 2, 1 << 20, 0, "two_proc" },                   /* built in */
+        { 2, 1 << 20, 0, "shm:segment=1048576" },        /* built in */
+        { 2, 1 << 20, 1, "two_proc" },                   /* built in, a request */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         char got[64], what[200];
