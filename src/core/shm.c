@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Under valgrind, a byte of the segment that another process wrote keeps,
  * in this process's shadow memory, the state of this process's own last
@@ -29,6 +30,25 @@
 /* Copies of the segment grow to at least twice their size, in steps of
  * this many bytes, so that a ladder of sizes reallocates a few times. */
 #define GROW_STEP ((size_t)64 << 10)
+/* Polls of a barrier before its first yield, when the node's ranks have a
+ * core each. */
+#define SPIN 2000
+
+static int spin_polls(int q)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && q <= cpus ? SPIN : 0;
+}
+
+/* A hint to the core that this is a polling loop. */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
 
 struct shm_chan {
     MPI_Win win;
@@ -36,6 +56,7 @@ struct shm_chan {
     char *seg;                  /* two copies of `half` bytes */
     size_t half;
     int q, me;
+    int spin;                   /* polls before the first yield */
     uint64_t gen;               /* barriers begun */
     int next;                   /* the first flag not yet seen at gen */
     int parity;
@@ -112,6 +133,7 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
         c->half = half;
         c->q = st->q;
         c->me = st->me;
+        c->spin = spin_polls(st->q);
         c->gen = 0;
         c->next = 0;
         c->parity = 0;
@@ -266,11 +288,20 @@ int shm_passed(shm_chan *c)
     return 1;
 }
 
-/* Yields the processor between polls: with more ranks than cores (as in
- * the tests, 8 ranks on 2 cores) the rank being waited for needs it; with a
- * core per rank a yield costs about a system call. */
+/* Waits for the node's other ranks: polls, then yields the processor
+ * between polls. With a core per rank (no more ranks on the node than
+ * online processors) it polls SPIN times first: a yield is a system call,
+ * longer than the cache-line transfer that ends a barrier. With more ranks
+ * than cores (the tests: 8 ranks on 2 cores) the rank being waited for may
+ * need this one's core: it yields at once, as Open MPI does with
+ * mpi_yield_when_idle. */
 void shm_wait(shm_chan *c)
 {
+    for (int i = 0; i < c->spin; i++) {
+        if (shm_passed(c))
+            return;
+        relax();
+    }
     while (!shm_passed(c))
         sched_yield();
 }
