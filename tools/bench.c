@@ -66,7 +66,7 @@ struct bench {
     size_t rows[MAX_ROWS];
     struct result *results;
     char (*chose)[64];
-    char notes[REPORT_MAX_NOTES][320];
+    char notes[REPORT_MAX_NOTES][384];  /* INAPPLICABLE with a 255-byte name */
     struct report rep;
 };
 
@@ -381,7 +381,7 @@ static int parse_options(int argc, char **argv, struct options *opt, int rank)
 static void note(struct bench *b, const char *name, int mode)
 {
     static const char *const how[] = { "", ", non-blocking", ", persistent" };
-    char where[160];
+    char where[48];     /* the longest: " spanning several nodes, non-blocking" */
 
     snprintf(where, sizeof where, "%s%s", b->nnodes > 1 ? " spanning several nodes" : "",
              how[mode]);

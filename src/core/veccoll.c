@@ -141,7 +141,7 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
 {
     const coll_desc *c = v->coll;
     comm_state *st;
-    layout L;
+    layout L = { 0 };
     int rc = comm_state_get(v->comm, &st);
     if (rc == MPI_SUCCESS)
         rc = get_layout(v->type, v->op, c->reduction, &L);

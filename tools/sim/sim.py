@@ -454,6 +454,7 @@ def tables(paths, out):
                                        "~" if b["status"] == "unchecked" else "")
             bm, bg = best("mpicoll"), best("simgrid")
             auto = [r for r in rs if (int(r["np"]), int(r["bytes"])) == key and r["algorithm"] == "auto"]
+            auto.sort(key=lambda r: not r["sim_us"])    # a run that finished, if any did
             a = "-"
             if auto and auto[0]["sim_us"]:
                 us = float(auto[0]["sim_us"])
@@ -488,9 +489,10 @@ def tables(paths, out):
             wall = {}
             for r in sel:
                 wall[(r["kind"], r["algorithm"], r["_file"])] = float(r["wall_s"])  # one run a file
+            done = {(r["kind"], r["algorithm"], r["bytes"]) for r in sel if r["sim_us"]}
             late = {}
             for r in sel:
-                if r["status"] == "timeout":
+                if r["status"] == "timeout" and (r["kind"], r["algorithm"], r["bytes"]) not in done:
                     late.setdefault("%s%s" % ("SimGrid " if r["kind"] == "simgrid" else "",
                                               r["algorithm"]), []).append(int(r["bytes"]))
             late = ["%s (%s)" % (k, ", ".join(human(n) for n in sorted(v)))
