@@ -37,11 +37,12 @@ int check_comm(MPI_Comm comm)
  * so that no error handler of the user's runs). */
 static int check_committed(MPI_Datatype t)
 {
-    int ni, na, nd, combiner, pos = 0;
+    int pos = 0;
     char in = 0, out = 0;
-    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    dt_view v;
+    if (dt_view_get(t, &v) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    if (combiner == MPI_COMBINER_NAMED)
+    if (v.named)
         return MPI_SUCCESS;     /* predefined types are always committed */
     MPI_Comm self;
     int rc = comm_self(&self);
@@ -65,11 +66,10 @@ static int span(const void *buf, size_t n, MPI_Datatype t, uintptr_t *lo, uintpt
                 int *contig)
 {
     dt_view v;
-    MPI_Aint tlb, text;
-    if (dt_view_get(t, &v) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
+    if (dt_view_get(t, &v) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    *lo = (uintptr_t)buf + (uintptr_t)tlb;
-    *hi = *lo + (uintptr_t)((n - 1) * (size_t)v.extent + (size_t)text);
+    *lo = (uintptr_t)buf + (uintptr_t)v.true_lb;
+    *hi = *lo + (uintptr_t)((n - 1) * (size_t)v.extent + (size_t)v.true_extent);
     *contig = v.contig && v.size > 0;
     return v.size > 0 ? MPI_SUCCESS : -1;
 }
@@ -117,10 +117,13 @@ int op_is_predefined(MPI_Op op)
 static MPI_Datatype base_type(MPI_Datatype t, int depth)
 {
     int ni, na, nd, combiner;
-    if (depth > 16 || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    dt_view v;
+    if (depth > 16 || dt_view_get(t, &v) != MPI_SUCCESS)
         return MPI_DATATYPE_NULL;
-    if (combiner == MPI_COMBINER_NAMED)
+    if (v.named)
         return t;
+    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
     int ints[ni > 0 ? ni : 1];
     MPI_Aint addrs[na > 0 ? na : 1];
     MPI_Datatype types[nd > 0 ? nd : 1], base = MPI_DATATYPE_NULL;
@@ -262,22 +265,20 @@ int check_op(MPI_Op op, MPI_Datatype t)
 
 int check_signatures(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
 {
-    int ssize, rsize;
-    if (PMPI_Type_size(stype, &ssize) != MPI_SUCCESS ||
-        PMPI_Type_size(rtype, &rsize) != MPI_SUCCESS)
+    dt_view sv, rv, sbv, rbv;
+    if (dt_view_get(stype, &sv) != MPI_SUCCESS || dt_view_get(rtype, &rv) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    if ((long long)ssize * scount != (long long)rsize * rcount)
+    if ((long long)sv.size * scount != (long long)rv.size * rcount)
         return MPI_ERR_TRUNCATE;
-    if ((long long)ssize * scount == 0)
+    if ((long long)sv.size * scount == 0)
         return MPI_SUCCESS;
     /* Equal sizes, but elements of different sizes (2 MPI_INT against one
      * MPI_DOUBLE) cannot have one signature. MPI_BYTE and MPI_PACKED are
      * left alone: programs use them for any data. */
     MPI_Datatype sb = dt_base_type(stype), rb = dt_base_type(rtype);
-    int sbs, rbs;
     if (sb == MPI_DATATYPE_NULL || rb == MPI_DATATYPE_NULL || sb == MPI_BYTE ||
         rb == MPI_BYTE || sb == MPI_PACKED || rb == MPI_PACKED ||
-        PMPI_Type_size(sb, &sbs) != MPI_SUCCESS || PMPI_Type_size(rb, &rbs) != MPI_SUCCESS)
+        dt_view_get(sb, &sbv) != MPI_SUCCESS || dt_view_get(rb, &rbv) != MPI_SUCCESS)
         return MPI_SUCCESS;
-    return sbs == rbs ? MPI_SUCCESS : MPI_ERR_TYPE;
+    return sbv.size == rbv.size ? MPI_SUCCESS : MPI_ERR_TYPE;
 }

@@ -231,11 +231,15 @@ int exec_progress(exec_state *x, int blocking, int *done);
 /* ---- datatypes ---------------------------------------------------------- */
 
 typedef struct dt_view {
-    MPI_Aint extent, true_lb;
+    MPI_Aint lb, extent, true_lb, true_extent;
     int size;
     int contig;                 /* count elements are size·count bytes at buf + true_lb */
+    int named;                  /* a predefined type */
 } dt_view;
 
+/* The type's sizes and bounds. A predefined type's come from a cache
+ * after its first call (its handle is never freed, so never reused);
+ * a derived type's are asked of MPI each time. */
 int dt_view_get(MPI_Datatype t, dt_view *v);
 int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen);
 int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t);

@@ -65,37 +65,27 @@ typedef struct layout {
     int size;               /* data bytes of one user element */
 } layout;
 
-static int contiguous(MPI_Datatype t, MPI_Aint *true_lb)
-{
-    dt_view v;
-    MPI_Aint tlb, text;
-    if (dt_view_get(t, &v) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
-        return -1;
-    *true_lb = tlb;
-    return v.contig;
-}
-
 /* A predefined operation sees elements of the type's predefined base
  * (MPI, and Open MPI in particular, defines MPI_SUM & co. only on
  * predefined types); a user operation sees the user's type. */
 static int get_layout(MPI_Datatype t, MPI_Op op, int reduction, layout *l)
 {
-    dt_view tv;
-    MPI_Aint tlb, text, elb, eext;
-    if (dt_view_get(t, &tv) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text))
+    dt_view tv, ev;
+    if (dt_view_get(t, &tv) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
+    const MPI_Aint tlb = tv.true_lb, text = tv.true_extent;
     l->etype = t;
     if (reduction && op_is_predefined(op))
         l->etype = dt_base_type(t);
     if (l->etype == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;    /* a type mixing predefined types: no predefined op on it */
-    int esize;
-    if (PMPI_Type_size(l->etype, &esize) || PMPI_Type_get_extent(l->etype, &elb, &eext) ||
-        esize <= 0 || eext <= 0)
+    if (dt_view_get(l->etype, &ev) != MPI_SUCCESS || ev.size <= 0 || ev.extent <= 0)
         return tv.size == 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
-    MPI_Aint etlb;
-    int econtig = contiguous(l->etype, &etlb);
-    if (econtig < 0 || etlb < 0 || tlb < 0 || text > tv.extent)
+    const int esize = ev.size;
+    const MPI_Aint eext = ev.extent;
+    const MPI_Aint etlb = ev.true_lb;
+    const int econtig = ev.contig;
+    if (etlb < 0 || tlb < 0 || text > tv.extent)
         return MPI_ERR_TYPE;    /* negative or overlapping layouts: not supported */
     l->esize = (size_t)eext;
     l->per = (size_t)(tv.size / esize);
