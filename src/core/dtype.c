@@ -8,9 +8,10 @@
 static int query(MPI_Datatype t, dt_view *v)
 {
     int ni, na, nd, combiner;
+    MPI_Aint lb;
     int rc = PMPI_Type_size(t, &v->size);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_get_extent(t, &v->lb, &v->extent);
+        rc = PMPI_Type_get_extent(t, &lb, &v->extent);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_get_true_extent(t, &v->true_lb, &v->true_extent);
     if (rc == MPI_SUCCESS)

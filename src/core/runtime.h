@@ -231,7 +231,7 @@ int exec_progress(exec_state *x, int blocking, int *done);
 /* ---- datatypes ---------------------------------------------------------- */
 
 typedef struct dt_view {
-    MPI_Aint lb, extent, true_lb, true_extent;
+    MPI_Aint extent, true_lb, true_extent;
     int size;
     int contig;                 /* count elements are size·count bytes at buf + true_lb */
     int named;                  /* a predefined type */
