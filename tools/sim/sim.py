@@ -157,15 +157,18 @@ class Runner:
         with open(hf, "w") as f:
             f.write(self.plat.hostfile(np, spread))
         cmd = ["smpirun", "-platform", self.plat.path, "-hostfile", hf, "-np", str(np)]
-        cmd += BASE_CFG + ["--cfg=smpi/privatize-libs:%s" % os.path.join(self.build, "libmpicoll.so.0"),
-                           "--cfg=smpi/tmpdir:%s" % self.tmp]
+        cmd += BASE_CFG + ["--cfg=smpi/privatize-libs:%s" % os.path.join(self.build, "libmpicoll.so.0")]
         cmd += list(cfgs) + prog
         self.log.write("$ %s\n" % " ".join(cmd))
         self.log.flush()
         self.acquire()
         t0 = time.monotonic()
+        # smpirun's temporary directory (the privatised copies of the library)
+        # is TMPDIR's: two simulations that shared /tmp removed each other's
+        # copies. (Its --cfg=smpi/tmpdir comes after ours and wins; its -tmpdir
+        # option is broken in SimGrid 3.32.)
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True, env=dict(os.environ, TMPDIR=self.tmp))
         try:
             out, err = p.communicate(timeout=self.timeout)
             rc = p.returncode
