@@ -474,13 +474,13 @@ def tables(paths, out):
               " points it ran (median, min, max)\n\n| collective | algorithm | platform | points"
               " | median | min | max |\n|---|---|---|---:|---:|---:|---:|\n")
     ratio = {}
-    for r in rows:
+    for r in rows:     # a point that ran in several files counts once
         if r["kind"] == "mpicoll" and r["algorithm"] != "auto" and r["sim_us"] and r["model_us"] \
                 and float(r["model_us"]) > 0:
-            ratio.setdefault((r["collective"], r["algorithm"], r["platform"]), []).append(
-                float(r["sim_us"]) / float(r["model_us"]))
-    for (coll, algo, plat), v in sorted(ratio.items()):
-        v.sort()
+            ratio.setdefault((r["collective"], r["algorithm"], r["platform"]), {})[
+                (r["np"], r["bytes"])] = float(r["sim_us"]) / float(r["model_us"])
+    for (coll, algo, plat), pts in sorted(ratio.items()):
+        v = sorted(pts.values())
         out.write("| %s | %s | %s | %d | %.2f | %.2f | %.2f |\n" % (
             coll, algo, plat, len(v), v[len(v) // 2], v[0], v[-1]))
     out.write("\nSimulation wall time (s of this machine, per np: all sizes)\n\n| collective |"
