@@ -3,14 +3,16 @@
  * (allreduce, reduce, bcast, reduce_scatter_block): argument checks,
  * selection, the plan, datatypes, MPI_IN_PLACE, execution.
  *
- * Plans see the vector as elements of one type at its extent: the user's
- * type for a user-defined operation (and for bcast), the predefined type
- * it is built from for a predefined operation (MPI defines MPI_SUM & co.
- * on predefined types only; pair types such as MPI_DOUBLE_INT are
- * predefined). When the user's data are laid out as those elements, plans
- * run in the user's buffers; otherwise (gaps, strides, structs) on scratch
- * filled and emptied by typed copies, so gaps in the user's buffers are
- * never written nor read past.
+ * Plans see the vector as elements of one type at its extent: bytes in
+ * type-signature order for bcast (ranks may lay one signature out
+ * differently), the predefined type it is built from for a predefined
+ * operation (MPI defines MPI_SUM & co. on predefined types only; pair
+ * types such as MPI_DOUBLE_INT are predefined), the user's type for a
+ * user-defined operation. When the user's data are laid out as those
+ * elements, plans run in the user's buffers; otherwise (gaps, strides,
+ * structs, elements out of memory order) on scratch filled and emptied by
+ * packing or typed copies, so gaps in the user's buffers are never written
+ * nor read past.
  */
 #include "runtime.h"
 
@@ -55,44 +57,47 @@ static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* How plans see the user's vector: count_e elements of etype (esize =
  * its extent), from `lb` on in the user's buffer when direct, else in
- * scratch filled and emptied by typed copies. */
+ * scratch filled and emptied by copies that touch only the type's data. */
 typedef struct layout {
     MPI_Datatype etype;
     size_t esize;
     size_t per;             /* elements of etype per element of the user's type */
     MPI_Aint lb;            /* true lower bound of the plan's view */
     int direct;             /* the user's buffers as they are */
+    int packed;             /* the view holds the data packed (MPI_Pack's bytes) */
     int size;               /* data bytes of one user element */
 } layout;
 
-/* A predefined operation sees elements of the type's predefined base
- * (MPI, and Open MPI in particular, defines MPI_SUM & co. only on
- * predefined types); a user operation sees the user's type. */
+/* Without a reduction (bcast) the plan moves the data bytes in type-
+ * signature order, which is what MPI puts on the wire: ranks may lay the
+ * same signature out differently (the root 3 ints, the others 3 ints in
+ * an extent of 16), and each unpacks into its own layout. A predefined
+ * operation sees elements of the type's predefined base (MPI, and Open
+ * MPI in particular, defines MPI_SUM & co. only on predefined types),
+ * which every rank's type shares; a user operation sees the user's type. */
 static int get_layout(MPI_Datatype t, MPI_Op op, int reduction, layout *l)
 {
     dt_view tv, ev;
     if (dt_view_get(t, &tv) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    const MPI_Aint tlb = tv.true_lb, text = tv.true_extent;
-    l->etype = t;
-    if (reduction && op_is_predefined(op))
-        l->etype = dt_base_type(t);
+    l->size = tv.size;
+    l->direct = tv.contig;
+    if (!reduction) {
+        *l = (layout){ .etype = MPI_BYTE, .esize = 1, .per = (size_t)tv.size,
+                       .lb = tv.contig ? tv.true_lb : 0, .direct = tv.contig, .packed = 1,
+                       .size = tv.size };
+        return MPI_SUCCESS;
+    }
+    l->etype = op_is_predefined(op) ? dt_base_type(t) : t;
     if (l->etype == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;    /* a type mixing predefined types: no predefined op on it */
     if (dt_view_get(l->etype, &ev) != MPI_SUCCESS || ev.size <= 0 || ev.extent <= 0)
         return tv.size == 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
-    const int esize = ev.size;
-    const MPI_Aint eext = ev.extent;
-    const MPI_Aint etlb = ev.true_lb;
-    const int econtig = ev.contig;
-    if (etlb < 0 || tlb < 0 || text > tv.extent)
-        return MPI_ERR_TYPE;    /* negative or overlapping layouts: not supported */
-    l->esize = (size_t)eext;
-    l->per = (size_t)(tv.size / esize);
-    l->size = tv.size;
+    l->esize = (size_t)ev.extent;
+    l->per = (size_t)(tv.size / ev.size);
     /* direct: the user's elements are laid out as the plan's are */
-    l->direct = tv.contig && (l->etype == t || econtig);
-    l->lb = l->direct ? tlb : etlb;
+    l->direct = tv.contig && (l->etype == t || ev.contig);
+    l->lb = l->direct ? tv.true_lb : ev.true_lb;
     return MPI_SUCCESS;
 }
 
@@ -103,16 +108,23 @@ static char *plan_view(const layout *l, const void *user, char *scr)
     return l->direct ? (char *)user + l->lb : scr;
 }
 
-/* Typed copies between a user buffer (n user elements) and a plan view
- * (n·per elements of etype), touching only the type's data. */
+/* Copies between a user buffer (n user elements) and a plan view (n·per
+ * elements of etype, or n·size packed bytes), touching only the type's
+ * data. */
 static copy_step to_view(const layout *l, const void *user, char *view, size_t n,
                          MPI_Datatype t)
 {
+    if (l->packed)
+        return (copy_step){ COPY_PACK, user, view, n * (size_t)l->size, n, 0, t,
+                            MPI_DATATYPE_NULL };
     return (copy_step){ COPY_TYPED, user, view - l->lb, 0, n, n * l->per, t, l->etype };
 }
 
 static copy_step from_view(const layout *l, char *view, void *user, size_t n, MPI_Datatype t)
 {
+    if (l->packed)
+        return (copy_step){ COPY_UNPACK, view, user, n * (size_t)l->size, n, 0,
+                            MPI_DATATYPE_NULL, t };
     return (copy_step){ COPY_TYPED, view - l->lb, user, 0, n * l->per, n, l->etype, t };
 }
 

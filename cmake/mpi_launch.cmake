@@ -1,0 +1,20 @@
+# How the tests launch MPI programs: MPICOLL_LAUNCH_FLAGS, extra mpiexec
+# flags placed after MPIEXEC_PREFLAGS. MPICOLL_MPIEXEC_PREFLAGS overrides
+# them (even empty); left undefined they are detected: with Open MPI's
+# mpiexec "--oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1"
+# (tests run up to 8 ranks on any machine, possibly as root in containers),
+# with any other MPI (MPICH, ...) none.
+if(DEFINED MPICOLL_MPIEXEC_PREFLAGS)
+  string(REPLACE ";" " " _flags "${MPICOLL_MPIEXEC_PREFLAGS}")
+  separate_arguments(MPICOLL_LAUNCH_FLAGS UNIX_COMMAND "${_flags}")
+else()
+  set(MPICOLL_LAUNCH_FLAGS)
+  if(MPIEXEC_EXECUTABLE)
+    execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
+                    OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc TIMEOUT 30)
+    if("${_out}${_err}" MATCHES "Open MPI|OpenRTE")
+      set(MPICOLL_LAUNCH_FLAGS --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1)
+    endif()
+  endif()
+endif()
+set(MPICOLL_MPI_TEST_MAX_NP 8 CACHE STRING "MPI tests run on 1..this many ranks")
