@@ -3,18 +3,24 @@
 # them (even empty); left undefined they are detected: with Open MPI's
 # mpiexec "--oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1"
 # (tests run up to 8 ranks on any machine, possibly as root in containers),
-# with any other MPI (MPICH, ...) none.
+# with any other MPI (MPICH, ...) none. MPICOLL_LAUNCH_OPENMPI: whether
+# mpiexec is Open MPI's (its flags differ from MPICH's hydra: -x VAR=value
+# against -genv VAR value).
+set(MPICOLL_LAUNCH_OPENMPI OFF)
+if(MPIEXEC_EXECUTABLE)
+  execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
+                  OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc TIMEOUT 30)
+  if("${_out}${_err}" MATCHES "Open MPI|OpenRTE")
+    set(MPICOLL_LAUNCH_OPENMPI ON)
+  endif()
+endif()
 if(DEFINED MPICOLL_MPIEXEC_PREFLAGS)
   string(REPLACE ";" " " _flags "${MPICOLL_MPIEXEC_PREFLAGS}")
   separate_arguments(MPICOLL_LAUNCH_FLAGS UNIX_COMMAND "${_flags}")
 else()
   set(MPICOLL_LAUNCH_FLAGS)
-  if(MPIEXEC_EXECUTABLE)
-    execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
-                    OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc TIMEOUT 30)
-    if("${_out}${_err}" MATCHES "Open MPI|OpenRTE")
-      set(MPICOLL_LAUNCH_FLAGS --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1)
-    endif()
+  if(MPICOLL_LAUNCH_OPENMPI)
+    set(MPICOLL_LAUNCH_FLAGS --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1)
   endif()
 endif()
 set(MPICOLL_MPI_TEST_MAX_NP 8 CACHE STRING "MPI tests run on 1..this many ranks")

@@ -148,8 +148,14 @@ MPI_Datatype dt_base_type(MPI_Datatype t)
     return base_type(t, 0);
 }
 
-/* MPI-3.1, 5.9.2: the groups of predefined types each predefined
- * operation is defined on. */
+/* The groups of predefined types each predefined operation is defined
+ * on: MPI-3.1, 5.9.2, widened to what the MPI libraries compute, since
+ * mpicoll must never refuse a call the library beneath it completes. Open
+ * MPI and MPICH both take MPI_CHAR as a C integer and the logical
+ * operations on MPI_AINT, MPI_OFFSET and MPI_COUNT; Open MPI also takes
+ * MPI_BYTE for every integer operation, MPICH the logical operations on
+ * Fortran integers (G_LIB_EXTRA below). tests/datatypes/test_ops.c holds
+ * the table against the library's own results. */
 enum {
     G_CINT = 1 << 0,        /* C integer */
     G_FINT = 1 << 1,        /* Fortran integer */
@@ -174,6 +180,7 @@ static unsigned type_group(MPI_Datatype t)
         { MPI_UNSIGNED_CHAR, G_CINT }, { MPI_INT8_T, G_CINT }, { MPI_INT16_T, G_CINT },
         { MPI_INT32_T, G_CINT }, { MPI_INT64_T, G_CINT }, { MPI_UINT8_T, G_CINT },
         { MPI_UINT16_T, G_CINT }, { MPI_UINT32_T, G_CINT }, { MPI_UINT64_T, G_CINT },
+        { MPI_CHAR, G_CINT },
         { MPI_INTEGER, G_FINT },
 #ifdef MPI_INTEGER1
         { MPI_INTEGER1, G_FINT },
@@ -233,17 +240,29 @@ static unsigned type_group(MPI_Datatype t)
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (t != MPI_DATATYPE_NULL && t == table[i].type)
             return table[i].group;
-    return 0;   /* MPI_CHAR, MPI_WCHAR, MPI_PACKED...: no predefined operation */
+    return 0;   /* MPI_WCHAR, MPI_PACKED...: no predefined operation */
 }
+
+/* What one library computes beyond the others. */
+#if defined(OPEN_MPI)
+#define G_ARITH_EXTRA G_BYTE        /* MAX, MIN, SUM, PROD, logical on MPI_BYTE */
+#define G_LOGIC_EXTRA G_BYTE
+#elif defined(MPICH)
+#define G_ARITH_EXTRA 0
+#define G_LOGIC_EXTRA G_FINT        /* LAND, LOR, LXOR on Fortran integers */
+#else
+#define G_ARITH_EXTRA 0
+#define G_LOGIC_EXTRA 0
+#endif
 
 static unsigned op_groups(MPI_Op op)
 {
     if (op == MPI_MAX || op == MPI_MIN)
-        return G_CINT | G_FINT | G_FLOAT | G_MULTI;
+        return G_CINT | G_FINT | G_FLOAT | G_MULTI | G_ARITH_EXTRA;
     if (op == MPI_SUM || op == MPI_PROD)
-        return G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI;
+        return G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI | G_ARITH_EXTRA;
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return G_CINT | G_LOGICAL;
+        return G_CINT | G_LOGICAL | G_MULTI | G_LOGIC_EXTRA;
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return G_CINT | G_FINT | G_BYTE | G_MULTI;
     if (op == MPI_MAXLOC || op == MPI_MINLOC)
