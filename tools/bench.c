@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define DEFAULT_MIN_BYTES 1L
 #define DEFAULT_MAX_BYTES (1L << 20)
@@ -110,9 +111,10 @@ static void usage(FILE *f)
         "  -x WARMUP     warm-up iterations per size and case (default %d, %d above\n"
         "                %d bytes)\n"
         "  -a LIST       comma-separated: algorithm names (with parameters:\n"
-        "                k_bruck:k=8), 'all' (every algorithm that runs as itself on\n"
-        "                P ranks), 'auto' (what mpicoll's selection runs), 'native'\n"
-        "                (the MPI library's own); default native,auto,all\n"
+        "                k_bruck:k=8; Open MPI 4.1's names and ids too, as in\n"
+        "                MPICOLL_<COLLECTIVE>), 'all' (every algorithm that runs as\n"
+        "                itself on P ranks), 'auto' (what mpicoll's selection runs),\n"
+        "                'native' (the MPI library's own); default native,auto,all\n"
         "  --sweep       'all' also tries each algorithm's parameters (radix, segment\n"
         "                size, requests in flight): the default x 1/4 .. 4 and small\n"
         "                whole values\n"
@@ -124,9 +126,10 @@ static void usage(FILE *f)
         "                memory: docs/scale.md)\n"
         "  -l            in place (MPI_IN_PLACE; reduce: at the root)\n"
         "  -T, --type TYPE  element type of allreduce, reduce, bcast and\n"
-        "                reduce_scatter_block: char, int, float or double (default\n"
-        "                float for the reductions, char for bcast; allgather and\n"
-        "                alltoall move bytes: char, i.e. MPI_BYTE)\n"
+        "                reduce_scatter_block: char, int, float or double, or as OSU\n"
+        "                spells them, mpi_char ... mpi_double (default float for the\n"
+        "                reductions, char for bcast; allgather and alltoall move\n"
+        "                bytes: char, i.e. MPI_BYTE)\n"
         "  --persistent  also each mpicoll case as a persistent request\n"
         "                (mpicoll_<coll>_init once, then mpicoll_start + wait)\n"
         "  --delay US    sleep US microseconds after each iteration, outside the\n"
@@ -171,14 +174,22 @@ static int unknown_collective(const char *name, int rank)
     return EXIT_USAGE;
 }
 
+/* char, int, float, double; also as OSU spells them (-T mpi_float) and as
+ * MPI does (MPI_FLOAT). */
 static int parse_type(const char *val, struct options *opt, int rank)
 {
+    const char *name = strncasecmp(val, "mpi_", 4) == 0 ? val + 4 : val;
+
     for (int i = 0; i < NTYPES; i++)
-        if (strcmp(val, etypes[i].name) == 0) {
+        if (strcasecmp(name, etypes[i].name) == 0) {
             opt->type = &etypes[i];
             return 0;
         }
-    return opt_error(CMD, rank, "--type: expected char, int, float or double, got '%s'", val);
+    if (strcmp(val, "all") == 0)
+        return opt_error(CMD, rank, "--type: one type a run (OSU's 'all' is not taken):"
+                         " char, int, float or double");
+    return opt_error(CMD, rank, "--type: expected char, int, float or double (or OSU's"
+                     " mpi_char, mpi_int, mpi_float, mpi_double), got '%s'", val);
 }
 
 static int parse_counts(const char *val, struct options *opt, int rank)
@@ -253,8 +264,14 @@ static int value_option(int argc, char **argv, int *i, struct options *opt, char
 
         if (!opt_match(argc, argv, i, name, &val))
             continue;
-        if (val == NULL)
-            return opt_error(CMD, rank, "%s needs a value", name);
+        if (val == NULL || *val == '\0')
+            return opt_error(CMD, rank, "%s needs a value%s", name,
+                             strcmp(name, "--plot") == 0 ? " (the PNG file to write)" : "");
+        /* "--plot -m 8": the next argument is an option, not the value */
+        if (val == argv[*i] && val[0] == '-' && val[1] != '\0')
+            return opt_error(CMD, rank, "%s needs a value%s, but the next argument is the"
+                             " option '%s'", name, strcmp(name, "--plot") == 0
+                             ? " (the PNG file to write)" : "", val);
         if (strcmp(name, "-m") == 0 || strcmp(name, "-i") == 0 || strcmp(name, "--counts") == 0
             || strcmp(name, "--delay") == 0)
             snprintf(given, 32, "%s", name); /* what the second form sets */
@@ -407,14 +424,13 @@ static void note_inapplicable(struct bench *b)
     }
 }
 
-static int unknown_algorithm(const char *coll, const char *tok, int rank)
+/* A -a token that is no algorithm: the library's own message (the one
+ * MPICOLL_<COLL> would give), and what else -a takes. */
+static int bad_algorithm(const char *why, int rank)
 {
-    if (rank == 0) {
-        fprintf(stderr, "mpicoll " CMD ": -a: unknown %s algorithm '%s'; known: ", coll, tok);
-        print_list(stderr, coll);
-        fputs(", all, auto, native (parameters: NAME:PARAM=VALUE; see 'mpicoll list')\n",
-              stderr);
-    }
+    if (rank == 0)
+        fprintf(stderr, "mpicoll " CMD ": -a: %s%s\n", why, strncmp(why, "unknown", 7) == 0
+                ? "; -a also takes all, auto and native (see 'mpicoll list')" : "");
     return EXIT_USAGE;
 }
 
@@ -423,7 +439,8 @@ static int add_token(struct bench *b, const char *tok, int rank)
 {
     const struct options *opt = &b->opt;
     const char *coll = opt->coll->name;
-    int rc = 0, applicable;
+    char spec[256], why[512];
+    int rc = 0;
 
     if (strcmp(tok, "native") == 0)
         rc = cases_add(&b->cases, 1, "", opt->mode);
@@ -432,12 +449,12 @@ static int add_token(struct bench *b, const char *tok, int rank)
     else if (strcmp(tok, "all") == 0) {
         rc = cases_add_all(&b->cases, coll, b->nranks, b->nnodes, opt->sweep, opt->mode);
         note_inapplicable(b);
-    } else if ((applicable = cases_applicable(coll, tok, b->nranks, b->nnodes, opt->mode)) < 0)
-        return unknown_algorithm(coll, tok, rank);
-    else if (applicable == 0)
-        note(b, tok, opt->mode);
+    } else if (cases_spec(coll, tok, spec, sizeof spec, why, sizeof why) != 0)
+        return bad_algorithm(why, rank);
+    else if (cases_applicable(coll, spec, b->nranks, b->nnodes, opt->mode) == 1)
+        rc = cases_add(&b->cases, 0, spec, opt->mode);
     else
-        rc = cases_add(&b->cases, 0, tok, opt->mode);
+        note(b, spec, opt->mode);
     return rc ? EXIT_FAILED : 0;
 }
 

@@ -94,6 +94,24 @@ int cases_default_params(const char *coll, const char *spec)
     return 1;
 }
 
+int cases_spec(const char *coll, const char *spec, char *out, size_t outlen, char *err,
+               size_t errlen)
+{
+    const coll_desc *d = coll_find(coll);
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    const char *colon = strchr(spec, ':');
+
+    if (d == NULL) {
+        snprintf(err, errlen, "unknown collective '%s'", coll);
+        return -1;
+    }
+    if (spec_parse(d, spec, &a, params, err, errlen) != 0)
+        return -1;
+    snprintf(out, outlen, "%s%s", a->name, colon ? colon : "");
+    return 0;
+}
+
 /* The selector's own check (restrictions), for a call in this mode: the
  * public mpicoll_algorithm_applicable knows neither the nodes nor whether
  * the call is a request. */

@@ -30,28 +30,80 @@ static const char *restrictions(unsigned r)
          : r & R_SHM ? "shm" : "-";
 }
 
+/* An algorithm's parameters as `mpicoll list` shows them. */
+static void param_text(const coll_algo *a, char *buf, size_t len)
+{
+    size_t n = 0;
+    snprintf(buf, len, "-");
+    for (int k = 0; k < coll_algo_nparams(a) && n < len; k++) {
+        int w = snprintf(buf + n, len - n, "%s%s=%d [%d..%d]", k ? "," : "", a->params[k].name,
+                         a->params[k].def, a->params[k].min, a->params[k].max);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* The table, its columns as wide as their longest entry. */
 static void list_coll(const coll_desc *c)
 {
-    printf("%s (force with %s=name[:param=value,...])\n", c->name, c->env);
-    printf("  %-20s %4s  %-15s %-9s %-22s %s\n", "name", "id", "restriction", "fallback",
-           "parameters", "what");
+    int wname = 4, walias = 5, wrestr = 11, wfall = 8, wparams = 10;
+    char params[160];
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
-        char id[8] = "-", params[64] = "-";
+        param_text(a, params, sizeof params);
+        wname = max_int(wname, (int)strlen(a->name));
+        walias = max_int(walias, a->aliases ? (int)strlen(a->aliases) : 1);
+        wrestr = max_int(wrestr, (int)strlen(restrictions(a->restrictions)));
+        wfall = max_int(wfall, a->fallback ? (int)strlen(a->fallback) : 1);
+        wparams = max_int(wparams, (int)strlen(params));
+    }
+    printf("%s (force with %s=name[:param=value,...]; id: Open MPI 4.1's)\n", c->name, c->env);
+    printf("  %-*s %4s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, "name", "id", walias, "alias",
+           wrestr, "restriction", wfall, "fallback", wparams, "parameters", "what");
+    for (int i = 0; i < c->nalgos; i++) {
+        const coll_algo *a = &c->algos[i];
+        char id[8] = "-";
         if (a->ompi_id)
             snprintf(id, sizeof id, "%d", a->ompi_id);
-        int n = 0;
-        for (int k = 0; k < coll_algo_nparams(a); k++)
-            n += snprintf(params + n, sizeof params - (size_t)n, "%s%s=%d [%d..%d]", k ? "," : "",
-                          a->params[k].name, a->params[k].def, a->params[k].min,
-                          a->params[k].max);
-        printf("  %-20s %4s  %-15s %-9s %-22s %s\n", a->name, id, restrictions(a->restrictions),
-               a->fallback ? a->fallback : "-", params, a->summary);
+        param_text(a, params, sizeof params);
+        printf("  %-*s %4s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, a->name, id, walias,
+               a->aliases ? a->aliases : "-", wrestr, restrictions(a->restrictions), wfall,
+               a->fallback ? a->fallback : "-", wparams, params, a->summary);
     }
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
 }
 
 int mpicoll_cli_list(int argc, char **argv)
 {
+    if (wants_help(argc, argv)) {
+        printf("usage: mpicoll list [COLLECTIVE]\n"
+               "The algorithms of COLLECTIVE (default: of every collective): name, Open MPI\n"
+               "4.1's id and other names (MPICOLL_<COLLECTIVE>, rules files and bench -a\n"
+               "take any of the three), restriction, fallback, parameters (default\n"
+               "[min..max]), summary.\ncollectives:");
+        for (int i = 0; mpicoll_colls[i]; i++)
+            printf(" %s", mpicoll_colls[i]->name);
+        printf("\n");
+        return 0;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "mpicoll list: unexpected argument '%s' (usage: mpicoll list "
+                        "[COLLECTIVE])\n", argv[2]);
+        return 2;
+    }
     if (argc > 1) {
         const coll_desc *c = need_coll(argv[1]);
         if (!c)
@@ -244,10 +296,16 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
 int mpicoll_cli_check(int argc, char **argv)
 {
     const char *alg = "all", *np = "1:64";
-    if (argc < 2) {
-        fprintf(stderr, "usage: mpicoll check COLLECTIVE [--algorithm NAME[:p=v]|all] "
-                        "[--np A:B[,N...]]\n");
-        return 2;
+    int help = wants_help(argc, argv);
+    if (argc < 2 || help) {
+        fprintf(help ? stdout : stderr, "usage: mpicoll check COLLECTIVE [--algorithm "
+                "NAME[:p=v]|all] [--np A:B[,N...]]\n");
+        if (help)
+            printf("Proves the algorithms of COLLECTIVE (default all) with the symbolic "
+                   "checker for\nevery communicator size of --np (default 1:64), without "
+                   "MPI: data in the\nright place, every contribution once and in rank "
+                   "order, no deadlock.\n");
+        return help ? 0 : 2;
     }
     const coll_desc *c = need_coll(argv[1]);
     if (!c)
@@ -403,11 +461,11 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
 
 int mpicoll_cli_show(int argc, char **argv)
 {
-    int p = 6, compact = 0, rpn = 0;
-    if (argc < 3) {
-        fprintf(stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] [--np P] "
-                        "[--ranks-per-node K] [--compact]\n");
-        return 2;
+    int p = 6, compact = 0, rpn = 0, help = wants_help(argc, argv);
+    if (argc < 3 || help) {
+        fprintf(help ? stdout : stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] "
+                "[--np P] [--ranks-per-node K] [--compact]\n");
+        return help ? 0 : 2;
     }
     const coll_desc *c = need_coll(argv[1]);
     if (!c)

@@ -115,6 +115,11 @@ struct caselist {
 
 /* Appends a case (unless one with the same label is there); 0, or -1 out of memory. */
 int cases_add(struct caselist *cl, int native, const char *spec, int mode);
+/* Checks the algorithm `spec` of `coll` ("name[:param=value,...]", the name
+ * an alias or an Open MPI id too) and writes it into out with the
+ * algorithm's own name: 0, or -1 with the library's message in err. */
+int cases_spec(const char *coll, const char *spec, char *out, size_t outlen, char *err,
+               size_t errlen);
 /* 1 if the algorithm `spec` of `coll` runs as itself (its restrictions
  * hold) on nranks ranks spanning nnodes nodes, in this mode; 0 if the
  * selector would run its fallback instead; -1 if spec is no algorithm. */

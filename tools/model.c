@@ -35,6 +35,7 @@
 
 typedef struct model_opts {
     const coll_desc *c;
+    int width;                  /* of the algorithm and runs columns */
     long np[MAX_LIST], bytes[MAX_LIST];
     int nnp, nbytes;
     const char *algos;          /* comma-separated specs, or "all" */
@@ -192,8 +193,9 @@ static void print_row(const model_opts *o, int p, size_t bytes, const char *name
                k->rounds, k->msgs, k->alpha_terms, k->beta_bytes, k->reduce_bytes,
                k->seconds * 1e6);
     else
-        printf("%6d %10zu  %-24s %-24s %7zu %8zu %10.0f %14.0f %12.2f\n", p, bytes, name, runs,
-               k->rounds, k->msgs, k->alpha_terms, k->beta_bytes, k->seconds * 1e6);
+        printf("%6d %10zu  %-*s %-*s %7zu %8zu %11.0f %14.0f %12.2f\n", p, bytes, o->width,
+               name, o->width, runs, k->rounds, k->msgs, k->alpha_terms, k->beta_bytes,
+               k->seconds * 1e6);
 }
 
 /* One (p, bytes): each requested algorithm that applies, then the choice. */
@@ -239,25 +241,44 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
     return 0;
 }
 
+/* The longest spec an algorithm of c can print: its name and every
+ * parameter at the value with the most digits (values are not negative). */
+static int spec_width(const coll_desc *c)
+{
+    int w = 9;  /* "algorithm" */
+    for (int i = 0; i < c->nalgos; i++) {
+        const coll_algo *a = &c->algos[i];
+        char spec[128];
+        int params[PLAN_MAX_PARAMS] = { 0 };
+        for (int k = 0; k < coll_algo_nparams(a); k++)
+            params[k] = a->params[k].max;
+        spec_format(a, params, spec, sizeof spec);
+        w = (int)strlen(spec) > w ? (int)strlen(spec) : w;
+    }
+    return w;
+}
+
 int mpicoll_cli_model(int argc, char **argv)
 {
     model_opts o;
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return 0;
-    }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
     if (parse_args(argc, argv, &o)) {
         usage(stderr);
         return 2;
     }
+    o.width = spec_width(o.c);
     if (o.csv)
         printf("collective,np,bytes,algorithm,runs,rounds,msgs,alpha_terms,beta_bytes,"
                "reduce_bytes,model_us\n");
     else
         printf("# %s: T = %.3g s x alpha_terms + %.3g s/B x beta_bytes + %.3g s/B x reduced"
-               " (slowest rank)\n%6s %10s  %-24s %-24s %7s %8s %10s %14s %12s\n", o.c->name,
-               o.alpha, o.beta, o.gamma, "np", "bytes", "algorithm", "runs", "rounds", "msgs",
-               "alpha_terms", "beta_bytes", "model_us");
+               " (slowest rank)\n%6s %10s  %-*s %-*s %7s %8s %11s %14s %12s\n", o.c->name,
+               o.alpha, o.beta, o.gamma, "np", "bytes", o.width, "algorithm", o.width, "runs",
+               "rounds", "msgs", "alpha_terms", "beta_bytes", "model_us");
     int rc = 0;
     for (int i = 0; i < o.nnp && rc == 0; i++) {
         int p = (int)o.np[i];

@@ -12,7 +12,7 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *usage;
 } commands[] = {
-    { "list", mpicoll_cli_list, "list [COLLECTIVE]        algorithms, Open MPI ids, restrictions, parameters" },
+    { "list", mpicoll_cli_list, "list [COLLECTIVE]        algorithms, Open MPI 4.1 ids and names, restrictions, parameters" },
     { "check", mpicoll_cli_check, "check COLLECTIVE [--algorithm NAME[:p=v]|all] [--np A:B[,N...]]\n"
       "                           prove algorithms with the symbolic checker (no mpirun)" },
     { "show", mpicoll_cli_show, "show COLLECTIVE ALGORITHM [--np P]\n"

@@ -450,11 +450,38 @@ static void gp_string(FILE *gp, const char *s)
     fputc('\'', gp);
 }
 
+/* Line i of n: its own colour (gnuplot's default cycle repeats after 8
+ * lines): a qualitative palette up to 10 lines, else n hues spread around
+ * the wheel, every other one darker. */
+static void line_colour(int i, int n, char out[8])
+{
+    static const char *const palette[] = {
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    };
+    const int npal = (int)(sizeof palette / sizeof palette[0]);
+    double h = 6.0 * i / n, v = i % 2 ? 0.62 : 0.92, s = 0.8, c = v * s;
+    double x = c * (1 - fabs(fmod(h, 2) - 1)), m = v - c, rgb[3];
+    int sector = (int)h;
+    unsigned char byte[3];
+
+    if (n <= npal) {
+        snprintf(out, 8, "%s", palette[i]);
+        return;
+    }
+    rgb[0] = sector == 0 || sector == 5 ? c : sector == 1 || sector == 4 ? x : 0;
+    rgb[1] = sector == 1 || sector == 2 ? c : sector == 0 || sector == 3 ? x : 0;
+    rgb[2] = sector == 3 || sector == 4 ? c : sector == 2 || sector == 5 ? x : 0;
+    for (int j = 0; j < 3; j++)
+        byte[j] = (unsigned char)lround(255 * (rgb[j] + m));
+    snprintf(out, 8, "#%02x%02x%02x", byte[0], byte[1], byte[2]);
+}
+
 int report_plot(const struct report *r, const char *file)
 {
     FILE *gp = popen(gnuplot(), "w");
     char text[256];
-    int status, lines = 0;
+    int status, lines = 0, nlines = 0;
 
     if (gp == NULL) {
         perror("mpicoll bench: --plot: cannot run gnuplot");
@@ -483,14 +510,24 @@ int report_plot(const struct report *r, const char *file)
         }
         fprintf(gp, "EOD\n");
     }
+    for (int k = 0; k < r->ncases; k++)
+        for (int row = 0; row < r->nrows; row++)
+            if (!isnan(figure(r, row, k, F_MEDIAN))) {
+                nlines++;
+                break;
+            }
     fprintf(gp, "plot");
     for (int k = 0; k < r->ncases; k++) {
         int points = 0;
+        char colour[8];
 
         for (int row = 0; row < r->nrows; row++)
             points += !isnan(figure(r, row, k, F_MEDIAN));
         if (points > 0) {
-            fprintf(gp, "%s $d%d with linespoints title ", lines++ ? "," : "", k);
+            line_colour(lines, nlines, colour);
+            fprintf(gp, "%s $d%d with linespoints lc rgb '%s' pt %d title ", lines ? "," : "",
+                    k, colour, 1 + lines % 13);
+            lines++;
             gp_string(gp, r->cases[k].label);
         }
     }

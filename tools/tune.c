@@ -2,9 +2,9 @@
  * mpicoll tune: for each collective, each communicator size (the whole
  * communicator, and smaller ones split off its first ranks) and each size
  * of the ladder, every algorithm that runs as itself with every value of
- * its parameter sweep is timed as `mpicoll bench` times it (measure.h);
- * the fastest median wins, and adjacent sizes with the same winner merge
- * into one rule. Rank 0 writes the rules file whole at the end: a
+ * its parameter sweep is timed as `mpicoll bench` times it (measure.h),
+ * once per distinct plan (tune_plans.h); the rules are chosen from the
+ * medians by tune_choose.h. Rank 0 writes the rules file whole at the end: a
  * temporary file in the same directory, renamed over the target, so an
  * interrupted tune leaves the target as it was.
  */
@@ -12,6 +12,8 @@
 
 #include "measure.h"
 #include "options.h"
+#include "tune_choose.h"
+#include "tune_plans.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -37,10 +39,6 @@
 #define WARMUP_SMALL 40
 #define ITERS_LARGE 100
 #define WARMUP_LARGE 10
-/* A case within this much of the fastest median at a size may win it
- * (differences below are noise on a shared machine): among those, the one
- * that stays so over the longest run of sizes, so there are few rules. */
-#define TOLERANCE 0.05
 #define MAX_SIZES 64
 #define MAX_NPS 32
 
@@ -56,27 +54,18 @@ struct options {
     int help;
 };
 
-/* What was measured at one size: the median of every valid case. */
-struct cand {
-    char spec[64];
-    double median;
-};
-
-struct point {
-    size_t bytes;
-    struct cand *c;
-    int n;
-    double best;               /* the fastest median */
-    int winner;                /* index in c, set by choose() */
-};
-
-/* One collective on one communicator size. */
+/* One collective on one communicator size: the candidates (every case
+ * of the sweep, the same at every size) and, per measured size, what is
+ * known of each (tune_choose.h). */
 struct table {
     const struct mcoll *coll;
     int np;
-    struct point pts[MAX_SIZES];
+    struct caselist all;
+    size_t bytes[MAX_SIZES];
+    struct tc_cell *cells[MAX_SIZES];
     int npts;
     char failed[512];          /* cases that failed validation or a call */
+    char ran_as[512];          /* cases that ran as another algorithm */
 };
 
 /* ---- command line ------------------------------------------------------- */
@@ -89,8 +78,10 @@ static void usage(FILE *f)
         "allreduce) that runs as itself, with every value of its parameter sweep\n"
         "(values that make the same plan are measured once), at every size of the\n"
         "ladder, on P ranks and on smaller communicators split off the first ranks;\n"
-        "writes the fastest as rules (docs/selection.md), with a header saying the\n"
-        "machine, the MPI library, the date, the command and how it measured.\n"
+        "writes the fastest as rules (docs/selection.md; auto's own choice, then\n"
+        "default parameters, where they are within the noise of the fastest), with\n"
+        "a header saying the machine, the MPI library, the date, the command and how\n"
+        "it measured, and with each rule how sure it is.\n"
         "Use them with MPICOLL_RULES=FILE; the mpicoll bench 'auto' column then\n"
         "shows what they choose.\n"
         "\n"
@@ -261,115 +252,104 @@ static int ladder(const struct options *opt, const struct mcoll *c, int np, size
     return n;
 }
 
-/* The cases of `all` at one size, leaving out a parameter value whose
- * plan is the same as an earlier one's (measured once, under the
- * smallest value). */
-static int distinct_cases(const struct caselist *all, const struct mcoll *c, int np,
-                          size_t count, struct caselist *out)
+/* The cases of `all` at one size, one per group of cases that make the
+ * same plan (tune_plan_groups: group[i] is the case measured for case i),
+ * into out; pos[i]: where case i's group is in out. 0, or -1. */
+static int distinct_cases(const struct caselist *all, const struct mcoll *c, int np, int nnodes,
+                          size_t count, struct caselist *out, int *group, int *pos)
 {
     size_t esize = c->vector ? etypes[c->default_type].size : 1;
 
     out->n = 0;
+    if (tune_plan_groups(c->name, all, np, nnodes, count, esize, group) != 0)
+        return -1;
     for (int i = 0; i < all->n; i++) {
-        int dup = 0;
-
-        for (int j = 0; j < out->n && !dup; j++)
-            dup = cases_same_plan(c->name, out->v[j].spec, all->v[i].spec, np, count, esize);
-        if (!dup && cases_add(out, 0, all->v[i].spec, MODE_BLOCKING) != 0)
+        if (group[i] != i)
+            continue;
+        pos[i] = out->n;
+        if (cases_add(out, 0, all->v[i].spec, MODE_BLOCKING) != 0)
             return -1;
     }
+    for (int i = 0; i < all->n; i++)
+        pos[i] = pos[group[i]];
     return 0;
+}
+
+/* Appends "what at N B" to a list in buf. */
+static void note(char *buf, size_t size, const char *what, size_t bytes)
+{
+    size_t n = strlen(buf);
+
+    snprintf(buf + n, size - n, "%s%s at %zu B", n ? ", " : "", what, bytes);
 }
 
 static void note_failures(struct table *tb, const struct caselist *cl, size_t bytes)
 {
-    for (int i = 0; i < cl->n; i++) {
-        size_t n = strlen(tb->failed);
-
+    for (int i = 0; i < cl->n; i++)
         if (!cl->v[i].res.valid)
-            snprintf(tb->failed + n, sizeof tb->failed - n, "%s%s at %zu B", n ? ", " : "",
-                     cl->v[i].label, bytes);
-    }
+            note(tb->failed, sizeof tb->failed, cl->v[i].label, bytes);
 }
 
-/* Keeps the medians of the valid cases of a measured size. */
-static int record(struct table *tb, const struct caselist *cl, size_t bytes)
+/* Keeps what a measured size says of every candidate: its group's median
+ * (INFINITY if it failed), whether it may be named (it ran as itself and
+ * its group is measured under its algorithm's name) and whether its plan
+ * is auto's own choice there. */
+static int record(struct table *tb, const struct caselist *cl, const int *group, const int *pos,
+                  int nnodes, size_t count, size_t bytes)
 {
-    struct point *pt = &tb->pts[tb->npts];
+    const struct mcoll *c = tb->coll;
+    size_t esize = c->vector ? etypes[c->default_type].size : 1;
+    struct tc_cell *cells = calloc((size_t)tb->all.n + 1, sizeof *cells);
+    char builtin[64] = "";
+    int valid = 0;
 
     note_failures(tb, cl, bytes);
-    *pt = (struct point){ .bytes = bytes, .c = calloc((size_t)cl->n, sizeof *pt->c),
-                          .best = INFINITY };
-    if (pt->c == NULL)
+    if (cells == NULL)
         return 0;
-    for (int i = 0; i < cl->n; i++) {
-        if (!cl->v[i].res.valid)
+    if (tune_auto_choice(c->name, tb->np, nnodes, bytes, builtin, sizeof builtin) != 0)
+        builtin[0] = '\0';
+    /* the measured cases first, then the others of their groups */
+    for (int i = 0; i < 2 * tb->all.n; i++) {
+        int k = i % tb->all.n;
+        const struct mcase *m = &cl->v[pos[k]];
+        const char *rep = tb->all.v[group[k]].spec;
+        int as_itself = m->ran[0] == '\0' || tune_same_algorithm(c->name, m->ran, rep);
+
+        if ((group[k] == k) != (i < tb->all.n))
             continue;
-        snprintf(pt->c[pt->n].spec, sizeof pt->c[0].spec, "%s", cl->v[i].spec);
-        pt->c[pt->n].median = cl->v[i].res.time.median;
-        pt->best = fmin(pt->best, pt->c[pt->n].median);
-        pt->n++;
-    }
-    if (pt->n > 0)
-        tb->npts++;
-    else
-        free(pt->c);
-    return 1;
-}
-
-/* Where spec is among a point's candidates within TOLERANCE, or -1. */
-static int within(const struct point *pt, const char *spec)
-{
-    for (int i = 0; i < pt->n; i++)
-        if (strcmp(pt->c[i].spec, spec) == 0)
-            return pt->c[i].median <= (1 + TOLERANCE) * pt->best ? i : -1;
-    return -1;
-}
-
-/* Where two candidates reach equally far: an algorithm's default
- * parameters before a swept value (a value within TOLERANCE of the
- * fastest is noise more often than a better setting, and the default is
- * what a forced algorithm runs), then the faster at the first size. */
-static int preferred(const struct table *tb, const struct cand *x, const struct cand *y)
-{
-    int dx = cases_default_params(tb->coll->name, x->spec);
-    int dy = cases_default_params(tb->coll->name, y->spec);
-    return dx != dy ? dx > dy : x->median < y->median;
-}
-
-/* The winners: from the first size on, the candidate that stays within
- * TOLERANCE of the fastest over the longest run of sizes (see preferred()
- * where runs tie), then again from the first size after its run.
- * This gives the fewest rules that keep every size within TOLERANCE. */
-static void choose(struct table *tb)
-{
-    for (int i = 0; i < tb->npts;) {
-        const struct point *pt = &tb->pts[i];
-        int best = -1, reach = -1;
-
-        for (int k = 0; k < pt->n; k++) {
-            int j = i;
-
-            if (within(pt, pt->c[k].spec) < 0)
-                continue;
-            while (j + 1 < tb->npts && within(&tb->pts[j + 1], pt->c[k].spec) >= 0)
-                j++;
-            if (j > reach || (j == reach && preferred(tb, &pt->c[k], &pt->c[best]))) {
-                best = k;
-                reach = j;
-            }
+        cells[k].group = group[k];
+        cells[k].median = m->res.valid ? m->res.time.median : INFINITY;
+        if (as_itself && tune_same_algorithm(c->name, tb->all.v[k].spec, rep))
+            cells[k].flags |= TC_ELIGIBLE;
+        if (group[k] != k) {
+            cells[k].flags |= cells[group[k]].flags & TC_BUILTIN;
+            continue;
         }
-        for (int j = i; j <= reach; j++)
-            tb->pts[j].winner = within(&tb->pts[j], pt->c[best].spec);
-        i = reach + 1;
+        valid |= m->res.valid;
+        if (builtin[0] && tune_same_plan(c->name, rep, builtin, tb->np, nnodes, count, esize))
+            cells[k].flags |= TC_BUILTIN;
+        if (!as_itself && m->res.valid) {
+            char what[160];
+
+            snprintf(what, sizeof what, "%s (ran %s)", rep, m->ran);
+            note(tb->ran_as, sizeof tb->ran_as, what, bytes);
+        }
     }
+    if (!valid) {
+        free(cells);
+        return 1;
+    }
+    tb->bytes[tb->npts] = bytes;
+    tb->cells[tb->npts++] = cells;
+    return 1;
 }
 
 static void free_table(struct table *tb)
 {
     for (int i = 0; i < tb->npts; i++)
-        free(tb->pts[i].c);
+        free(tb->cells[i]);
     tb->npts = 0;
+    cases_free(&tb->all);
 }
 
 /* Measures one collective on the communicator `comm` (its np ranks). */
@@ -379,28 +359,32 @@ static int tune_one(const struct options *opt, struct table *tb, MPI_Comm comm,
     const struct mcoll *c = tb->coll;
     struct meas m = { .coll = c, .type = &etypes[c->default_type], .counts = tune_counts(opt),
                       .pg = pg };
-    struct caselist all = { 0 }, cases = { 0 };
+    struct caselist cases = { 0 };
     size_t counts[MAX_SIZES];
-    int n = ladder(opt, c, tb->np, counts), ok, kept = 1;
+    int n = ladder(opt, c, tb->np, counts), ok, kept = 1, nnodes = measure_nodes(comm);
+    int *group = NULL, *pos = NULL;
     char label[64];
 
     snprintf(label, sizeof label, "tune %s np=%d:", c->name, tb->np);
-    ok = cases_add_all(&all, c->name, tb->np, measure_nodes(comm), 1, MODE_BLOCKING) == 0;
+    ok = cases_add_all(&tb->all, c->name, tb->np, nnodes, 1, MODE_BLOCKING) == 0
+         && (group = calloc((size_t)tb->all.n + 1, sizeof *group)) != NULL
+         && (pos = calloc((size_t)tb->all.n + 1, sizeof *pos)) != NULL;
     ok = meas_open(&m, comm, n > 0 ? counts[n - 1] : 1) && ok;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
     for (int s = 0; ok && s < n; s++) {
         /* every rank measures the same cases, or none does */
-        ok = distinct_cases(&all, c, tb->np, counts[s], &cases) == 0;
+        ok = distinct_cases(&tb->all, c, tb->np, nnodes, counts[s], &cases, group, pos) == 0;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
         if (ok) {
             meas_size(&m, cases.v, cases.n, counts[s], label);
-            kept = record(tb, &cases, mcoll_row_bytes(c, m.type, tb->np, counts[s])) && kept;
+            kept = record(tb, &cases, group, pos, nnodes, counts[s],
+                          mcoll_row_bytes(c, m.type, tb->np, counts[s])) && kept;
         }
     }
-    choose(tb);
     meas_close(&m);
-    cases_free(&all);
     cases_free(&cases);
+    free(group);
+    free(pos);
     return ok && kept;
 }
 
@@ -419,13 +403,19 @@ static double total_units(const struct options *opt)
                               .counts = tune_counts(opt), .nranks = opt->nps[q] };
             int n = ladder(opt, c, opt->nps[q], counts);
 
+            int *group, *pos;
+
             all.n = 0;
             /* one node: an estimate, before the communicators exist */
             if (cases_add_all(&all, c->name, opt->nps[q], 1, 1, MODE_BLOCKING) != 0)
                 break;
-            for (int s = 0; s < n; s++)
-                if (distinct_cases(&all, c, opt->nps[q], counts[s], &cases) == 0)
+            group = calloc((size_t)all.n + 1, sizeof *group);
+            pos = calloc((size_t)all.n + 1, sizeof *pos);
+            for (int s = 0; group && pos && s < n; s++)
+                if (distinct_cases(&all, c, opt->nps[q], 1, counts[s], &cases, group, pos) == 0)
                     total += meas_size_units(&m, cases.v, cases.n, counts[s]);
+            free(group);
+            free(pos);
         }
     }
     cases_free(&all);
@@ -453,69 +443,37 @@ static void meet(MPI_Comm world, int measuring)
 
 /* ---- the rules file ----------------------------------------------------- */
 
-/* Where a range ends between two measured sizes: their geometric mean. */
-static unsigned long long boundary(size_t a, size_t b)
+/* The rules of one table (tune_choose.h), after what was left out.
+ * 0, or -1 out of memory. */
+static int write_rules(FILE *f, const struct table *tb)
 {
-    return (unsigned long long)floor(sqrt((double)a * (double)b));
-}
-
-static const char *winner(const struct point *pt)
-{
-    return pt->c[pt->winner].spec;
-}
-
-/* A rule's comment: where it was measured, the winner's medians, and how
- * often it was the fastest (else how far behind, at worst). */
-static void rule_comment(FILE *f, const struct table *tb, int first, int last)
-{
-    double lo = INFINITY, hi = 0, behind = 0;
-    size_t behind_at = 0;
-    int fastest = 0;
-
-    for (int j = first; j <= last; j++) {
-        const struct point *pt = &tb->pts[j];
-        double m = pt->c[pt->winner].median;
-
-        lo = fmin(lo, m);
-        hi = fmax(hi, m);
-        fastest += m == pt->best;
-        if (m / pt->best - 1 > behind) {
-            behind = m / pt->best - 1;
-            behind_at = pt->bytes;
-        }
-    }
-    fprintf(f, "   # %zu-%zu B: %.2f-%.2f us, the fastest at %d of %d sizes", tb->pts[first].bytes,
-            tb->pts[last].bytes, lo, hi, fastest, last - first + 1);
-    if (fastest < last - first + 1)
-        fprintf(f, ", at most %.1f%% behind (%zu B)", 100 * behind, behind_at);
-    fputc('\n', f);
-}
-
-/* The rules of one table: adjacent sizes with the same winner as one
- * rule, with a comment saying what was measured. */
-static void write_rules(FILE *f, const struct table *tb)
-{
-    unsigned long long lo = 0;
+    int n = tb->all.n, rc = -1;
+    const char **specs = calloc((size_t)n + 1, sizeof *specs);
+    int *defaults = calloc((size_t)n + 1, sizeof *defaults);
+    struct tc_cell *cells = calloc((size_t)(n * tb->npts) + 1, sizeof *cells);
 
     fprintf(f, "\n# %s on %d ranks\n", tb->coll->name, tb->np);
     if (tb->failed[0])
         fprintf(f, "# failed (wrong result or MPI error), left out: %s\n", tb->failed);
-    for (int i = 0, first = 0; i < tb->npts; i++) {
-        const struct point *b = &tb->pts[i];
-        char range[64];
+    if (tb->ran_as[0])
+        fprintf(f, "# ran as another algorithm, never named: %s\n", tb->ran_as);
+    if (specs && defaults && cells) {
+        struct tc_table t = { .coll = tb->coll->name, .np = tb->np, .nsizes = tb->npts,
+                              .ncands = n, .bytes = tb->bytes, .specs = specs,
+                              .defaults = defaults, .cell = cells };
 
-        if (i + 1 < tb->npts && strcmp(winner(&tb->pts[i + 1]), winner(b)) == 0)
-            continue;
-        if (i + 1 < tb->npts)
-            snprintf(range, sizeof range, "%llu-%llu", lo, boundary(b->bytes, tb->pts[i + 1].bytes));
-        else
-            snprintf(range, sizeof range, "%llu-", lo);
-        fprintf(f, "%s np=%d bytes=%s %s", tb->coll->name, tb->np, range, winner(b));
-        rule_comment(f, tb, first, i);
-        if (i + 1 < tb->npts)
-            lo = boundary(b->bytes, tb->pts[i + 1].bytes) + 1;
-        first = i + 1;
+        for (int k = 0; k < n; k++) {
+            specs[k] = tb->all.v[k].spec;
+            defaults[k] = cases_default_params(tb->coll->name, specs[k]);
+        }
+        for (int s = 0; s < tb->npts; s++)
+            memcpy(&cells[s * n], tb->cells[s], (size_t)n * sizeof *cells);
+        rc = tc_write_rules(f, &t) < 0 ? -1 : 0;
     }
+    free(specs);
+    free(defaults);
+    free(cells);
+    return rc;
 }
 
 static void write_header(FILE *f, const struct options *opt, int argc, char **argv,
@@ -550,21 +508,27 @@ static void write_header(FILE *f, const struct options *opt, int argc, char **ar
             k.iters_small, k.warmup_small, MEASURE_LARGE_BYTES, k.iters_large, k.warmup_large);
     fprintf(f,
         "# how: at each size of the ladder (-m %ld:%ld), every algorithm that runs as\n"
-        "#   itself, with every value of its parameter sweep (values that make the same\n"
-        "#   plan measured once), timed as mpicoll bench does: a barrier before each\n"
-        "#   iteration, the cases alternating in chunks; a case's figure is the median\n"
-        "#   of the slowest rank's time per iteration. A case within %.0f%% of the\n"
-        "#   fastest at a size may win it; from the smallest size on, the one that\n"
-        "#   stays so over the longest run of sizes wins them (the fewest rules that\n"
-        "#   keep every size within %.0f%%; where runs tie, default parameters before\n"
-        "#   swept values, then the faster). Adjacent sizes with the same winner make\n"
-        "#   one rule; a range ends halfway (geometric mean) between two measured\n"
-        "#   sizes. bytes= is the message size of docs/selection.md: one rank's\n"
-        "#   block for allgather and alltoall, the vector for allreduce, reduce and\n"
-        "#   bcast (float; char for bcast), all p blocks for reduce_scatter_block.\n"
+        "#   itself, with every value of its parameter sweep, timed as mpicoll bench\n"
+        "#   does (a barrier before each iteration, the cases alternating in chunks; a\n"
+        "#   case's figure is the median of the slowest rank's time per iteration).\n"
+        "#   Cases that make the same plan at a size (a segment at or above the\n"
+        "#   message; shm_hier on one node and shm) are one candidate there, measured\n"
+        "#   once under the name that says what runs (a plan that does not read the\n"
+        "#   node layout, default parameters); a case that ran as another algorithm\n"
+        "#   is never named. Within the noise (%.0f%% or %.2f us of the fastest) any\n"
+        "#   may win a size; of those choices: the most sizes where auto's own\n"
+        "#   choice wins (what auto ran during the tune: the built-in rules, or the\n"
+        "#   MPICOLL_RULES file then), then default parameters, then the fewest\n"
+        "#   rules, then the faster. A range ends halfway (geometric mean) between\n"
+        "#   two measured sizes. bytes= is the message size of docs/selection.md:\n"
+        "#   one rank's block for allgather and alltoall, the vector for allreduce,\n"
+        "#   reduce and bcast (float; char for bcast), all p blocks for\n"
+        "#   reduce_scatter_block.\n"
         "#   A rule's comment: the sizes it was measured at, the winner's medians\n"
-        "#   there, and how often it was the fastest (else how far behind, at worst).\n",
-        opt->min_bytes, opt->max_bytes, 100 * TOLERANCE, 100 * TOLERANCE);
+        "#   there, at how many it was the fastest and by more than the noise, its\n"
+        "#   margin over the runner-up (the fastest other plan; negative: behind),\n"
+        "#   least (who, where) to most, and where it is auto's own choice.\n",
+        opt->min_bytes, opt->max_bytes, 100 * TC_NOISE_REL, TC_NOISE_US);
 }
 
 /* Writes the whole file to a temporary file beside `path`, then renames
@@ -593,10 +557,13 @@ static int write_file(const char *path, const struct options *opt, const struct 
         goto out;
     }
     write_header(f, opt, argc, argv, nranks);
-    for (int i = 0; i < ntbs; i++)
-        write_rules(f, &tbs[i]);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp, strerror(errno));
+    for (int i = 0; i < ntbs && rc == -1; i++)
+        if (write_rules(f, &tbs[i]) != 0)
+            rc = -2;
+    if (rc == -2 || fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
+        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp,
+                rc == -2 ? "out of memory" : strerror(errno));
+        rc = -1;
         fclose(f);
         goto out;
     }

@@ -53,7 +53,9 @@ typedef struct algo_param {
 
 typedef struct coll_algo {
     const char *name;
-    int ompi_id;                /* Open MPI's number; 0 if Open MPI has none */
+    int ompi_id;                /* Open MPI 4.1's number; 0 if 4.1 has none */
+    const char *aliases;        /* other names it answers to (Open MPI 4.1's where it
+                                 * differs), space-separated; NULL if none */
     plan_builder build;
     unsigned restrictions;
     const char *fallback;       /* runs instead when a restriction fails */
@@ -101,7 +103,10 @@ typedef struct coll_desc {
 /* All collectives mpicoll knows, and lookups by name. */
 extern const coll_desc *const mpicoll_colls[];
 const coll_desc *coll_find(const char *name);
+/* By name, alias or Open MPI id; NULL if none. */
 const coll_algo *coll_algo_find(const coll_desc *c, const char *name_or_id);
+/* 1 if `name` is one of a's aliases. */
+int coll_algo_has_alias(const coll_algo *a, const char *name);
 int coll_algo_nparams(const coll_algo *a);
 
 /* 1 if the algorithm's restrictions hold for the call. */

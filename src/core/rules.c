@@ -55,6 +55,18 @@ static int parse_range(const char *s, unsigned long long *lo, unsigned long long
     return 0;
 }
 
+int coll_algo_has_alias(const coll_algo *a, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = a->aliases; p && *p; p += strspn(p, " ")) {
+        size_t n = strcspn(p, " ");
+        if (n == len && strncmp(p, name, len) == 0)
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
 const coll_algo *coll_algo_find(const coll_desc *c, const char *s)
 {
     char *e;
@@ -62,7 +74,8 @@ const coll_algo *coll_algo_find(const coll_desc *c, const char *s)
     int numeric = *s && *e == '\0';
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
-        if (numeric ? (a->ompi_id != 0 && a->ompi_id == id) : strcmp(a->name, s) == 0)
+        if (numeric ? (a->ompi_id != 0 && a->ompi_id == id)
+                    : strcmp(a->name, s) == 0 || coll_algo_has_alias(a, s))
             return a;
     }
     return NULL;
@@ -90,30 +103,65 @@ int spec_parse(const coll_desc *c, const char *spec, const coll_algo **algo, int
         *colon = '\0';
     const coll_algo *a = coll_algo_find(c, buf);
     if (!a) {
-        int n = snprintf(err, errlen, "unknown %s algorithm '%s' (known:", c->name, buf);
-        for (int i = 0; i < c->nalgos && n > 0 && (size_t)n < errlen; i++)
+        /* a number: say which numbers are ids; a name: which names are known */
+        int numeric = buf[0] && buf[strspn(buf, "0123456789")] == '\0';
+        int n = snprintf(err, errlen, "unknown %s algorithm '%s' (%s:", c->name, buf,
+                         numeric ? "Open MPI 4.1's ids" : "known");
+        for (int i = 0; !numeric && i < c->nalgos && n > 0 && (size_t)n < errlen; i++)
             n += snprintf(err + n, errlen - (size_t)n, " %s", c->algos[i].name);
+        for (int id = 1; numeric && id < 100 && n > 0 && (size_t)n < errlen; id++) {
+            int i = 0;
+            while (i < c->nalgos && c->algos[i].ompi_id != id)
+                i++;
+            if (i < c->nalgos)
+                n += snprintf(err + n, errlen - (size_t)n, " %d", id);
+        }
         if (n > 0 && (size_t)n < errlen)
             snprintf(err + n, errlen - (size_t)n, ")");
         return -1;
     }
     int np = coll_algo_nparams(a);
+    unsigned given = 0;         /* the parameters named so far */
     for (int i = 0; i < PLAN_MAX_PARAMS; i++)
         params[i] = i < np ? a->params[i].def : 0;
-    char *save = NULL;
-    for (char *tok = colon ? strtok_r(colon + 1, ",", &save) : NULL; tok;
-         tok = strtok_r(NULL, ",", &save)) {
+    if (colon && colon[1] == '\0') {
+        if (np)
+            snprintf(err, errlen, "%s: nothing after ':' (expected %s:param=value[,...])",
+                     a->name, a->name);
+        else
+            snprintf(err, errlen, "%s: nothing after ':' (it takes no parameter)", a->name);
+        return -1;
+    }
+    for (char *tok = colon ? colon + 1 : NULL, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        if (*tok == '\0') {
+            snprintf(err, errlen, "%s: an empty parameter in '%s' (expected param=value, "
+                     "comma-separated)", a->name, spec);
+            return -1;
+        }
         char *eq = strchr(tok, '=');
         int i = 0;
         if (eq)
             *eq = '\0';
         while (i < np && strcmp(a->params[i].name, tok) != 0)
             i++;
+        if (!eq && i < np) {
+            snprintf(err, errlen, "%s: parameter %s has no value (expected %s=value)",
+                     a->name, tok, tok);
+            return -1;
+        }
         if (!eq || i == np) {
             snprintf(err, errlen, "%s: unknown parameter '%s'%s", a->name, tok,
                      np ? "" : " (it takes none)");
             return -1;
         }
+        if (given & 1u << i) {
+            snprintf(err, errlen, "%s: parameter %s given twice in '%s'", a->name, tok, spec);
+            return -1;
+        }
+        given |= 1u << i;
         char *e;
         errno = 0;
         long v = strtol(eq + 1, &e, 10);

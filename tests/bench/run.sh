@@ -131,6 +131,23 @@ errors)
   expect 1 "expected three numbers" bench alltoall 1024 5
   expect 1 "give one or the other" bench alltoall 1024 5 10 -m 8
   expect 1 "-m needs a value" bench allgather -m
+  # -a says what MPICOLL_<COLL> would say of the same spec
+  expect 1 "-a: k_bruck: parameter k=1 must be an integer in [2, 1048576]" bench allgather -a k_bruck:k=1
+  expect 1 "-a: k_bruck: nothing after ':'" bench allgather -a k_bruck:
+  expect 1 "-a: k_bruck: parameter k given twice" bench allgather -a ring,k_bruck:k=4,k=8
+  expect 1 "--plot needs a value (the PNG file to write), but the next argument is the option '-m'" \
+    bench allgather --plot -m 8:64
+  expect 1 "--plot needs a value (the PNG file to write)" bench allgather --plot
+  expect 1 "--type: expected char, int, float or double" bench allreduce -T mpi_complex
+  # OSU's type spellings, and Open MPI's names and ids in -a (one case each:
+  # the column has the algorithm's own name)
+  launch 2 "$mpicoll" bench allreduce -T mpi_float -m 4:16 -i 2 -x 1 -a ring --format csv \
+    > "$dir/osu" 2> "$dir/err" && grep -q "^allreduce,2,16,4,ring," "$dir/osu" ||
+    { show "$dir/osu"; show "$dir/err"; fail "-T mpi_float"; }
+  launch 2 "$mpicoll" bench alltoall -m 8:8 -i 2 -x 1 -a modified_bruck,3,bruck_index \
+    --format csv > "$dir/alias" 2> "$dir/err" &&
+    [ "$(grep -c "^alltoall,2,8,8,bruck_index," "$dir/alias")" = 1 ] ||
+    { show "$dir/alias"; show "$dir/err"; fail "-a modified_bruck,3,bruck_index: one bruck_index case"; }
   expect 3 "nothing to measure" bench allgather -a two_proc
   expect 1 "--np: expected" tune --np 1
   expect 1 "unknown collective 'nosuch'" tune nosuch
@@ -205,6 +222,20 @@ progress)
   echo "bench: progress on a terminal only"
   ;;
 plot)
+  # every line its own colour (gnuplot's default cycle repeats after 8):
+  # the script as gnuplot would read it, from a stand-in that keeps it
+  printf '#!/bin/sh\ncat > "%s/plot.gp"\n' "$dir" > "$dir/keep"
+  chmod +x "$dir/keep"
+  for list in native,ring,bruck all,native,auto; do
+    launch 4 $(env_set MPICOLL_GNUPLOT "$dir/keep") "$mpicoll" bench allgather "${short[@]}" \
+      -a "$list" --sweep --plot "$dir/k.png" > "$dir/out" 2> "$dir/err" ||
+      { show "$dir/err"; fail "--plot into a stand-in gnuplot"; }
+    n=$(grep -o " with linespoints lc rgb '#[0-9a-f]*'" "$dir/plot.gp" | wc -l)
+    distinct=$(grep -o "lc rgb '#[0-9a-f]*'" "$dir/plot.gp" | sort -u | wc -l)
+    cases=$(grep -c '^\$d[0-9]* << EOD' "$dir/plot.gp")
+    [ "$n" = "$cases" ] && [ "$distinct" = "$n" ] ||
+      { show "$dir/plot.gp"; fail "-a $list: $cases cases, $n lines, $distinct colours"; }
+  done
   launch 2 $(env_set MPICOLL_GNUPLOT "$dir/no/gnuplot") "$mpicoll" bench allgather \
     "${short[@]}" -a ring --plot "$dir/no.png" > "$dir/out" 2> "$dir/err"
   rc=$?
@@ -216,6 +247,43 @@ plot)
   [ "$(head -c 4 "$dir/p.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] || fail "not a PNG"
   echo "bench: --plot draws a PNG, and says so when gnuplot is missing"
   ;;
+cli)
+  # the commands that run without mpirun: --help anywhere, and tables whose
+  # columns line up when names carry parameters
+  for c in list check show model; do
+    "$mpicoll" $c --help > "$dir/out" 2> "$dir/err" && grep -q "^usage: mpicoll $c" "$dir/out" ||
+      { show "$dir/out"; show "$dir/err"; fail "mpicoll $c --help"; }
+  done
+  "$mpicoll" list allgather --help > "$dir/out" && grep -q "^usage: mpicoll list" "$dir/out" ||
+    fail "mpicoll list allgather --help"
+  "$mpicoll" list alltoall | grep -qE "^  bruck_index +3  modified_bruck " ||
+    { "$mpicoll" list alltoall; fail "list: bruck_index's id and alias"; }
+  "$mpicoll" list > "$dir/list"
+  "$mpicoll" model allreduce --np 8 --bytes 1M > "$dir/model"
+  "$mpicoll" model allgather --np 8,64 --bytes 8,1M -a ring,k_bruck:k=1024,bruck >> "$dir/model"
+  python3 - "$dir/list" "$dir/model" <<'EOF' || fail "columns out of line"
+import re, sys
+def check(path, header, left, right):
+    cols = None
+    for n, line in enumerate(open(path), 1):
+        if re.match(header, line):
+            cols = {m.group(): (m.start(), m.end()) for m in re.finditer(r"\S+", line)}
+            continue
+        if cols is None or line.startswith("#") or not line.startswith(" "):
+            continue
+        for name in left:   # a column starts where its header does
+            s = cols[name][0]
+            assert line[s - 1] == " " and line[s] != " ", (path, n, name, line)
+        for name in right:  # or ends where its header does
+            e = cols[name][1]
+            assert line[e - 1] != " " and line[e:e + 1] in (" ", "\n", ""), (path, n, name, line)
+check(sys.argv[1], r"  name ", ["name", "alias", "restriction", "fallback", "parameters", "what"],
+      ["id"])
+check(sys.argv[2], r" +np +bytes ", ["algorithm", "runs"],
+      ["np", "bytes", "rounds", "msgs", "alpha_terms", "beta_bytes", "model_us"])
+EOF
+  echo "mpicoll: --help of list, check, show, model; list and model columns in line"
+  ;;
 tune)
   launch 3 "$mpicoll" tune -o "$dir/r.txt" "${short[@]}" allgather alltoall > "$dir/out" \
     2> "$dir/err" || { show "$dir/err"; fail "tune failed"; }
@@ -224,6 +292,14 @@ tune)
   done
   grep -q "^# MPI library: " "$dir/r.txt" && grep -q "^# command: mpicoll tune" "$dir/r.txt" ||
     fail "header"
+  # one node: shm_hier makes shm's plan, so it is measured and named as shm;
+  # up to 64 B every segment makes the same plan, so the default one is named;
+  # every rule says how sure it is
+  ! grep -qE "^[a-z]+ np=.* shm_hier" "$dir/r.txt" || { show "$dir/r.txt"; fail "shm_hier named on one node"; }
+  ! grep -E "^[a-z]+ np=" "$dir/r.txt" | sed 's/#.*//' | grep "segment=" | grep -qv "segment=4194304 " ||
+    { show "$dir/r.txt"; fail "a swept segment named where every segment makes one plan"; }
+  ! grep -E "^[a-z]+ np=" "$dir/r.txt" | grep -qvE "# [0-9]+-[0-9]+ B: .*the fastest at [0-9]+ of [0-9]+ sizes, by more than the noise at [0-9]+; (margin over the runner-up|no other plan)" ||
+    { show "$dir/r.txt"; fail "a rule without its evidence"; }
   [ -z "$(ls "$dir" | grep tmp-)" ] || fail "a temporary file is left"
   export MPICOLL_RULES=$dir/r.txt MPICOLL_VERBOSE=1
   launch 3 $(env_flag MPICOLL_RULES) $(env_flag MPICOLL_VERBOSE) "$mpicoll" bench allgather \

@@ -1,7 +1,8 @@
 /*
  * The rules parser and the built-in allgather rules (Open MPI's decision
  * tree): valid and malformed files, unknown names, first match wins, rules
- * of unavailable shared-memory algorithms passed over.
+ * of unavailable shared-memory algorithms passed over; Open MPI 4.1's names
+ * and ids; bad parameter lists.
  */
 #include "core/rules.h"
 #include "core/runtime.h"
@@ -212,6 +213,107 @@ static void test_rule_skips(void)
     }
 }
 
+/* Open MPI 4.1's names and ids (coll_tuned_<coll>_decision.c of v4.1.x)
+ * of the algorithms mpicoll has: every one is found by its Open MPI name
+ * (an alias where ours differs) and by its id, and no algorithm has an id
+ * 4.1 lacks (allgather sparbit and allreduce allgather_reduce are
+ * numbered only by later Open MPIs). */
+static void test_openmpi_names(void)
+{
+    static const struct { const char *coll, *ompi_name, *ours; int id; } t[] = {
+        { "allgather", "linear", "linear", 1 },
+        { "allgather", "bruck", "bruck", 2 },
+        { "allgather", "recursive_doubling", "recursive_doubling", 3 },
+        { "allgather", "ring", "ring", 4 },
+        { "allgather", "neighbor", "neighbor", 5 },
+        { "allgather", "two_proc", "two_proc", 6 },
+        { "alltoall", "linear", "linear", 1 },
+        { "alltoall", "pairwise", "pairwise", 2 },
+        { "alltoall", "modified_bruck", "bruck_index", 3 },
+        { "alltoall", "linear_sync", "linear_sync", 4 },
+        { "alltoall", "two_proc", "two_proc", 5 },
+        { "allreduce", "basic_linear", "basic_linear", 1 },
+        { "allreduce", "nonoverlapping", "nonoverlapping", 2 },
+        { "allreduce", "recursive_doubling", "recursive_doubling", 3 },
+        { "allreduce", "ring", "ring", 4 },
+        { "allreduce", "segmented_ring", "segmented_ring", 5 },
+        { "allreduce", "rabenseifner", "rabenseifner", 6 },
+        { "reduce", "linear", "linear", 1 },
+        { "reduce", "binomial", "binomial", 5 },
+        { "reduce", "rabenseifner", "rabenseifner", 7 },
+        { "bcast", "basic_linear", "linear", 1 },
+        { "bcast", "binomial", "binomial", 6 },
+        { "bcast", "scatter_allgather_ring", "scatter_allgather_ring", 9 },
+        { "reduce_scatter_block", "basic_linear", "basic_linear", 1 },
+        { "reduce_scatter_block", "recursive_halving", "recursive_halving", 3 },
+    };
+    const size_t n = sizeof t / sizeof t[0];
+    char what[200], id[8];
+    for (size_t i = 0; i < n; i++) {
+        const coll_desc *c = coll_find(t[i].coll);
+        const coll_algo *by_name = coll_algo_find(c, t[i].ompi_name);
+        snprintf(id, sizeof id, "%d", t[i].id);
+        const coll_algo *by_id = coll_algo_find(c, id);
+        snprintf(what, sizeof what, "%s: Open MPI 4.1's %s (%d) is %s", t[i].coll,
+                 t[i].ompi_name, t[i].id, t[i].ours);
+        expect(by_name && by_id && by_name == by_id && strcmp(by_name->name, t[i].ours) == 0,
+               what);
+    }
+    for (int k = 0; mpicoll_colls[k]; k++) {
+        const coll_desc *c = mpicoll_colls[k];
+        for (int a = 0; a < c->nalgos; a++) {
+            const coll_algo *x = &c->algos[a];
+            size_t j = 0;
+            while (j < n && !(strcmp(t[j].coll, c->name) == 0 && t[j].id == x->ompi_id))
+                j++;
+            snprintf(what, sizeof what, "%s %s: id %d is Open MPI 4.1's", c->name, x->name,
+                     x->ompi_id);
+            expect(x->ompi_id == 0 || j < n, what);
+            /* a name or alias names one algorithm */
+            for (int b = 0; b < c->nalgos; b++) {
+                snprintf(what, sizeof what, "%s: %s and %s share a name or alias", c->name,
+                         x->name, c->algos[b].name);
+                expect(b == a || (strcmp(x->name, c->algos[b].name) != 0
+                                  && !coll_algo_has_alias(&c->algos[b], x->name)), what);
+            }
+        }
+    }
+    /* an alias runs, and is logged as, the algorithm's own name */
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    char err[256];
+    expect(spec_parse(coll_find("alltoall"), "modified_bruck", &a, params, err, sizeof err) == 0
+           && strcmp(a->name, "bruck_index") == 0, "MPICOLL_ALLTOALL=modified_bruck runs bruck_index");
+    expect(spec_parse(coll_find("allgather"), "7", &a, params, err, sizeof err) != 0
+           && strstr(err, "Open MPI 4.1's ids: 1 2 3 4 5 6)"), "allgather 7 is no 4.1 id");
+}
+
+/* Parameter lists: empty, duplicated, valueless. */
+static void test_spec_errors(void)
+{
+    static const struct { const char *spec, *msg; } t[] = {
+        { "k_bruck:", "k_bruck: nothing after ':' (expected k_bruck:param=value[,...])" },
+        { "ring:", "ring: nothing after ':' (it takes no parameter)" },
+        { "k_bruck:k=4,k=8", "k_bruck: parameter k given twice in 'k_bruck:k=4,k=8'" },
+        { "k_bruck:k=4,", "k_bruck: an empty parameter in 'k_bruck:k=4,'" },
+        { "k_bruck:,k=4", "k_bruck: an empty parameter in 'k_bruck:,k=4'" },
+        { "k_bruck:k", "k_bruck: parameter k has no value (expected k=value)" },
+        { "k_bruck:k=1", "k_bruck: parameter k=1 must be an integer in [2, 1048576]" },
+    };
+    const coll_desc *c = coll_find("allgather");
+    const coll_algo *a;
+    int params[PLAN_MAX_PARAMS];
+    char err[256], what[400];
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int rc = spec_parse(c, t[i].spec, &a, params, err, sizeof err);
+        snprintf(what, sizeof what, "'%s' is refused with \"%s\" (got %s)", t[i].spec, t[i].msg,
+                 rc ? err : "success");
+        expect(rc != 0 && strstr(err, t[i].msg) != NULL, what);
+    }
+    expect(spec_parse(c, "k_bruck:k=8", &a, params, err, sizeof err) == 0 && params[0] == 8,
+           "k_bruck:k=8 parses");
+}
+
 int main(void)
 {
     char path[] = "/tmp/mpicoll-test-rules-XXXXXX";
@@ -228,6 +330,8 @@ int main(void)
     test_malformed();
     test_unknown_names();
     test_openmpi_tree();
+    test_openmpi_names();
+    test_spec_errors();
     printf("%d passed, %d failed\n", passes, failures);
     return failures != 0;
 }

@@ -13,8 +13,8 @@ static const algo_param k_bruck_params[] = {
 };
 
 static const coll_algo algos[] = {
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
-    { #name, id, allgather_##name, restrictions, fallback, params, summary },
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, allgather_##name, restrictions, fallback, params, summary },
 #include "allgather.def"
 #undef MPICOLL_ALGO
 };

@@ -12,8 +12,8 @@ static const algo_param segmented_ring_params[] = {
 };
 
 static const coll_algo algos[] = {
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
-    { #name, id, allreduce_##name, restrictions, fallback, params, summary },
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, allreduce_##name, restrictions, fallback, params, summary },
 #include "allreduce.def"
 #undef MPICOLL_ALGO
 };

@@ -17,8 +17,8 @@ static const algo_param radix_bruck_params[] = {
 };
 
 static const coll_algo algos[] = {
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
-    { #name, id, alltoall_##name, restrictions, fallback, params, summary },
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, alltoall_##name, restrictions, fallback, params, summary },
 #include "alltoall.def"
 #undef MPICOLL_ALGO
 };

@@ -6,7 +6,7 @@
 #include "../../patterns/patterns.h"
 #include "../../patterns/segment.h"
 
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     void alltoall_##name(plan *pl, const plan_args *a);
 #include "alltoall.def"
 #undef MPICOLL_ALGO

@@ -7,8 +7,8 @@
 #include "../../../include/mpicoll.h"
 
 static const coll_algo algos[] = {
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
-    { #name, id, bcast_##name, restrictions, fallback, params, summary },
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, bcast_##name, restrictions, fallback, params, summary },
 #include "bcast.def"
 #undef MPICOLL_ALGO
 };

@@ -7,8 +7,8 @@
 #include "../../../include/mpicoll.h"
 
 static const coll_algo algos[] = {
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
-    { #name, id, reduce_scatter_block_##name, restrictions, fallback, params, summary },
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, reduce_scatter_block_##name, restrictions, fallback, params, summary },
 #include "reduce_scatter_block.def"
 #undef MPICOLL_ALGO
 };

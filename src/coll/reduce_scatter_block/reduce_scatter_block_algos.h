@@ -5,7 +5,7 @@
 #include "../../core/plan.h"
 #include "../../patterns/patterns.h"
 
-#define MPICOLL_ALGO(name, id, restrictions, fallback, params, summary) \
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     void reduce_scatter_block_##name(plan *pl, const plan_args *a);
 #include "reduce_scatter_block.def"
 #undef MPICOLL_ALGO
