@@ -2,7 +2,9 @@
  * Per-communicator state, cached on the user's communicator with an
  * attribute: the private duplicate (so mpicoll's messages can never match
  * the application's), a small plan cache (set up once, run many) and
- * scratch memory. The attribute's delete callback frees it all with the
+ * scratch memory. Its creation first checks that every rank has the same
+ * settings (comm_settings_agree), in the allreduce that also says whether
+ * the node layout is known from MPI_COMM_WORLD's (world_domain). The attribute's delete callback frees it all with the
  * communicator; MPI_COMM_WORLD's is freed at MPI_Finalize through an
  * attribute on MPI_COMM_SELF, which MPI deletes first. Requests hold
  * references to the state, so a communicator freed while they live keeps
@@ -19,6 +21,7 @@
 #include "shm.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,8 @@ struct comm_state {
     unsigned long long tick;
     cached_plan cache[PLAN_CACHE];
     int *node_of;               /* made when an algorithm or a rule first needs it */
+    MPI_Comm domain;            /* with node_of, when the shared-memory domains are the
+                                 * nodes: this rank's, kept for the probe */
     int nnodes;
     int scattered_nodes;        /* a node's ranks are not consecutive */
     shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
@@ -54,10 +59,16 @@ struct comm_state {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
+static int agreed_key = MPI_KEYVAL_INVALID;     /* comm_settings_native */
 static int keys_rc = MPI_SUCCESS;
 static MPI_Comm self = MPI_COMM_NULL;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static int live;                /* states not yet destroyed (state_lock) */
+/* The shared-memory domain of every process of MPI_COMM_WORLD, by world
+ * rank, from the first node layout of a communicator of all of them
+ * (state_lock; freed at MPI_Finalize): later communicators' layouts need
+ * no split (layout_known). */
+static int *world_domain;
 
 void ready_plan_free(ready_plan *rp)
 {
@@ -88,6 +99,8 @@ static int state_unref(comm_state *st)
         drop_plan(&st->cache[i]);
     free(st->scratch);
     free(st->node_of);
+    if (st->domain != MPI_COMM_NULL)
+        PMPI_Comm_free(&st->domain);
     int rc = PMPI_Comm_free(&st->comm);
     free(st);
     return rc;
@@ -136,8 +149,14 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
     /* Open MPI fails the deletion of an attribute that is not set */
     if (rc == MPI_SUCCESS && found)
         rc = PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key);
+    shm_idle_free();
+    pthread_mutex_lock(&state_lock);
+    free(world_domain);
+    world_domain = NULL;
+    pthread_mutex_unlock(&state_lock);
     PMPI_Comm_free_keyval(&state_key);
     PMPI_Comm_free_keyval(&final_key);
+    PMPI_Comm_free_keyval(&agreed_key);
     if (self != MPI_COMM_NULL)
         PMPI_Comm_free(&self);
     return rc;
@@ -148,6 +167,9 @@ static void make_keys(void)
     keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_key, NULL);
     if (keys_rc == MPI_SUCCESS)
         keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &final_key, NULL);
+    if (keys_rc == MPI_SUCCESS)
+        keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+                                          &agreed_key, NULL);
     if (keys_rc == MPI_SUCCESS)
         keys_rc = PMPI_Comm_dup(MPI_COMM_SELF, &self);
     if (keys_rc == MPI_SUCCESS)
@@ -161,6 +183,220 @@ int comm_self(MPI_Comm *out)
     pthread_once(&once, make_keys);
     *out = self;
     return keys_rc;
+}
+
+/* MPICOLL_RANKS_PER_NODE: 0 unset, a positive int, or -1 (a bad value). */
+static long ranks_per_node(void)
+{
+    const char *v = getenv("MPICOLL_RANKS_PER_NODE");
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    long k = strtol(v, &end, 10);
+    return *end || errno || k < 1 || k > INT_MAX ? -1 : k;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t digest(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
+
+#define SETTINGS 32
+
+/* The variable's text on this rank, quoted, or "unset". */
+static void setting_text(const char *name, char *out, size_t len)
+{
+    const char *v = getenv(name);
+    if (v)
+        snprintf(out, len, "\"%.100s\"", v);
+    else
+        snprintf(out, len, "unset");
+}
+
+/* Every rank knows that some setting differs: all find the first one (in
+ * the order of names) and the first rank where it differs from rank 0,
+ * and rank 0 says it. Collective over comm; only on an error. */
+static int settings_differ(MPI_Comm comm, const char **names, const uint64_t *d, int n)
+{
+    int rank, size, rc;
+    uint64_t d0[SETTINGS];
+    memcpy(d0, d, (size_t)n * sizeof *d);
+    if ((rc = PMPI_Comm_rank(comm, &rank)) != MPI_SUCCESS
+        || (rc = PMPI_Comm_size(comm, &size)) != MPI_SUCCESS
+        || (rc = PMPI_Bcast(d0, n, MPI_UINT64_T, 0, comm)) != MPI_SUCCESS)
+        return rc;
+    int v = 0;
+    while (v < n && d[v] == d0[v])
+        v++;
+    long long key = v < n ? (long long)v * size + rank : LLONG_MAX;
+    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm))
+        != MPI_SUCCESS)
+        return rc;
+    if (key == LLONG_MAX)       /* not a setting: different builds of mpicoll? */
+        return PMPI_Barrier(comm) == MPI_SUCCESS ? MPI_ERR_ARG : MPI_ERR_INTERN;
+    v = (int)(key / size);
+    const int other = (int)(key % size);
+    char theirs[120] = "";
+    if (rank == other)
+        setting_text(names[v], theirs, sizeof theirs);
+    if (other != 0 && (rc = PMPI_Bcast(theirs, sizeof theirs, MPI_CHAR, other, comm))
+        != MPI_SUCCESS)
+        return rc;
+    if (rank == 0) {
+        char mine[120], msg[512];
+        setting_text(names[v], mine, sizeof mine);
+        snprintf(msg, sizeof msg, "%s is %s on rank 0 but %s%s on rank %d of the "
+                 "communicator: every rank must have the same MPICOLL_ settings "
+                 "(docs/selection.md)", names[v], mine,
+                 strcmp(mine, theirs) ? "" : "means something else (the file's content)",
+                 strcmp(mine, theirs) ? theirs : "", other);
+        mpicoll_print_error(msg);
+    }
+    /* the message is out before any rank's error handler can end the job */
+    rc = PMPI_Barrier(comm);
+    return rc == MPI_SUCCESS ? MPI_ERR_ARG : rc;
+}
+
+int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
+{
+    const char *names[SETTINGS];
+    uint64_t d[SETTINGS];
+    int n = 0;
+    names[n] = "MPICOLL_DISABLE";
+    d[n++] = (uint64_t)disabled;
+    n += select_settings(names + n, d + n, SETTINGS - 2);
+    long k = ranks_per_node();
+    const char *rpn = getenv("MPICOLL_RANKS_PER_NODE");
+    names[n] = "MPICOLL_RANKS_PER_NODE";
+    d[n++] = k >= 0 ? (uint64_t)k : digest(rpn, strlen(rpn));
+    /* a disabled rank runs none of it: where all are, nothing else counts */
+    for (int i = 1; disabled && i < n; i++)
+        d[i] = 0;
+    /* all equal exactly when the AND of every hash and of every
+     * complement leaves no bit unset in one or the other */
+    const uint64_t h = digest(d, (size_t)n * sizeof *d);
+    uint64_t both[3] = { h, ~h, known && *known ? ~(uint64_t)0 : 0 };
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, both, 3, MPI_UINT64_T, MPI_BAND, comm);
+    if (known)
+        *known = both[2] == ~(uint64_t)0;
+    if (rc != MPI_SUCCESS || (both[0] | both[1]) == ~(uint64_t)0)
+        return rc;
+    return settings_differ(comm, names, d, n);
+}
+
+int comm_settings_native(MPI_Comm comm)
+{
+    pthread_once(&once, make_keys);
+    if (keys_rc != MPI_SUCCESS)
+        return keys_rc;
+    int found = 0;
+    void *val;
+    int rc = PMPI_Comm_get_attr(comm, agreed_key, &val, &found);
+    if (rc != MPI_SUCCESS || found)
+        return rc;
+    rc = comm_settings_agree(comm, 1, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_attr(comm, agreed_key, NULL);
+    return rc;
+}
+
+/* The world ranks of comm's p ranks; MPI_ERR_OTHER if one is not in
+ * MPI_COMM_WORLD (spawned processes). */
+static int world_ranks(MPI_Comm comm, int p, int *w)
+{
+    MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+    int *r = malloc((size_t)p * sizeof *r);
+    int rc = r ? PMPI_Comm_group(comm, &g) : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
+        r[i] = i;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Group_translate_ranks(g, p, r, wg, w);
+    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
+        if (w[i] == MPI_UNDEFINED)
+            rc = MPI_ERR_OTHER;
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+    if (wg != MPI_GROUP_NULL)
+        PMPI_Group_free(&wg);
+    free(r);
+    return rc;
+}
+
+/* The node of every rank of comm from world_domain (nodes numbered in the
+ * order of their lowest rank), or NULL when it is not known here. */
+static int *layout_known(MPI_Comm comm, int p)
+{
+    int wsize;
+    if (ranks_per_node() != 0 || PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS)
+        return NULL;
+    pthread_mutex_lock(&state_lock);
+    const int have = world_domain != NULL;
+    pthread_mutex_unlock(&state_lock);
+    int *node = have ? malloc((size_t)p * sizeof *node) : NULL;
+    int *number = node ? malloc((size_t)wsize * sizeof *number) : NULL;
+    if (!number || world_ranks(comm, p, node) != MPI_SUCCESS) {
+        free(node);
+        free(number);
+        return NULL;
+    }
+    for (int i = 0; i < wsize; i++)
+        number[i] = -1;
+    pthread_mutex_lock(&state_lock);
+    for (int i = 0, n = 0; i < p; i++) {
+        int d = world_domain[node[i]];
+        node[i] = number[d] >= 0 ? number[d] : (number[d] = n++);
+    }
+    pthread_mutex_unlock(&state_lock);
+    free(number);
+    return node;
+}
+
+/* Keeps node (the node of every rank) as st's layout. */
+static void set_layout(comm_state *st, int *node)
+{
+    st->node_of = node;
+    st->nnodes = 0;
+    st->scattered_nodes = 0;
+    for (int i = 0; i < st->size; i++) {
+        if (node[i] + 1 > st->nnodes)
+            st->nnodes = node[i] + 1;
+        st->scattered_nodes |= i > 0 && node[i] < node[i - 1];
+    }
+}
+
+/* After a split found the layout of a communicator of every world
+ * process: world_domain, if not known yet. */
+static void learn_world(const comm_state *st)
+{
+    int wsize, *w;
+    if (PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS || wsize != st->size)
+        return;
+    pthread_mutex_lock(&state_lock);
+    const int have = world_domain != NULL;
+    pthread_mutex_unlock(&state_lock);
+    if (have || !(w = malloc((size_t)wsize * sizeof *w)))
+        return;
+    int *d = malloc((size_t)wsize * sizeof *d);
+    if (d && world_ranks(st->comm, wsize, w) == MPI_SUCCESS) {
+        for (int i = 0; i < wsize; i++)
+            d[w[i]] = st->node_of[i];
+        pthread_mutex_lock(&state_lock);
+        if (!world_domain) {
+            world_domain = d;
+            d = NULL;
+        }
+        pthread_mutex_unlock(&state_lock);
+    }
+    free(d);
+    free(w);
 }
 
 int comm_state_get(MPI_Comm comm, comm_state **out)
@@ -177,10 +413,25 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
         *out = val;
         return MPI_SUCCESS;
     }
+    /* before anything else collective: a rank with other settings could
+     * choose other algorithms, and would hang the others. The same
+     * allreduce says whether every rank knows the node layout already. */
+    int p;
+    if ((rc = PMPI_Comm_size(comm, &p)) != MPI_SUCCESS)
+        return rc;
+    int *node = layout_known(comm, p), known = node != NULL;
+    if ((rc = comm_settings_agree(comm, 0, &known)) != MPI_SUCCESS || !known) {
+        free(node);
+        node = NULL;
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
     comm_state *st = calloc(1, sizeof *st);
-    if (!st)
+    if (!st) {
+        free(node);
         return MPI_ERR_NO_MEM;
-    st->comm = MPI_COMM_NULL;
+    }
+    st->comm = st->domain = MPI_COMM_NULL;
     rc = PMPI_Comm_dup(comm, &st->comm);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
@@ -196,12 +447,15 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
     pthread_mutex_lock(&state_lock);
     live++;
     pthread_mutex_unlock(&state_lock);
+    if (node)
+        set_layout(st, node);
     *out = st;
     return MPI_SUCCESS;
 fail:
     if (st->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&st->comm);
     free(st);
+    free(node);
     return rc;
 }
 
@@ -235,15 +489,12 @@ static int node_layout(comm_state *st)
     int *node = malloc((size_t)st->size * sizeof *node);
     MPI_Comm shm = MPI_COMM_NULL;
     int rc = node ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    const char *v = getenv("MPICOLL_RANKS_PER_NODE");
-    if (rc == MPI_SUCCESS && v && *v) {
-        char *end;
-        errno = 0;
-        long k = strtol(v, &end, 10);
-        if (*end || errno || k < 1) {
+    const long k = ranks_per_node();
+    if (rc == MPI_SUCCESS && k) {
+        if (k < 0) {
             char msg[160];
-            snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive integer",
-                     v);
+            snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive "
+                     "integer up to %d", getenv("MPICOLL_RANKS_PER_NODE"), INT_MAX);
             if (st->rank == 0)
                 mpicoll_print_error(msg);
             rc = MPI_ERR_ARG;
@@ -260,20 +511,16 @@ static int node_layout(comm_state *st)
         for (int i = 0, n = 0; rc == MPI_SUCCESS && i < st->size; i++)
             node[i] = node[i] == i ? n++ : node[node[i]];
     }
-    if (shm != MPI_COMM_NULL)
-        PMPI_Comm_free(&shm);
     if (rc != MPI_SUCCESS) {
+        if (shm != MPI_COMM_NULL)
+            PMPI_Comm_free(&shm);
         free(node);
         return rc;
     }
-    st->node_of = node;
-    st->nnodes = 0;
-    st->scattered_nodes = 0;
-    for (int i = 0; i < st->size; i++) {
-        if (node[i] + 1 > st->nnodes)
-            st->nnodes = node[i] + 1;
-        st->scattered_nodes |= i > 0 && node[i] < node[i - 1];
-    }
+    set_layout(st, node);
+    st->domain = shm;   /* the probe's node communicator, if it comes: one split saved */
+    if (shm != MPI_COMM_NULL)
+        learn_world(st);
     return MPI_SUCCESS;
 }
 
@@ -367,8 +614,11 @@ static void shm_describe(const comm_state *st, call_info *ci)
 static int shm_probe(comm_state *st, call_info *ci)
 {
     int rc = node_layout(st);
+    MPI_Comm domain = st->domain;
+    st->domain = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS)
-        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, &st->shm);
+        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, ranks_per_node() != 0,
+                            domain, &st->shm);
     if (rc == MPI_SUCCESS)
         shm_describe(st, ci);
     return rc;

@@ -10,6 +10,8 @@
 
 #include <mpi.h>
 
+#include <stdint.h>
+
 #include "coll.h"
 #include "rules.h"
 
@@ -53,6 +55,12 @@ int select_nb(const coll_desc *c);
 /* 1 when MPICOLL_VERBOSE is set. */
 int select_verbose(void);
 
+/* The settings of select.c that every rank must share (MPICOLL_<COLL>,
+ * MPICOLL_RULES, MPICOLL_MODE, MPICOLL_FALLBACK): names[i] and a digest of
+ * what each means (equal digests: the same behaviour), for i below the
+ * count returned (at most max). */
+int select_settings(const char **names, uint64_t *digests, int max);
+
 /* Prints "mpicoll: error: ..." on stderr (used on rank 0 of a failing call). */
 void mpicoll_print_error(const char *msg);
 
@@ -61,8 +69,24 @@ void mpicoll_print_error(const char *msg);
 typedef struct comm_state comm_state;
 
 /* The state of `comm` (created on first use): the private duplicate on which
- * all of mpicoll's traffic runs, size and rank. */
+ * all of mpicoll's traffic runs, size and rank. Its creation is collective
+ * and checks first that every rank has the same settings
+ * (comm_settings_agree). */
 int comm_state_get(MPI_Comm comm, comm_state **st);
+
+/* Collective over comm: MPI_SUCCESS when every rank has the same
+ * settings (select_settings, MPICOLL_RANKS_PER_NODE, and `disabled`: the
+ * preload library's MPICOLL_DISABLE); else MPI_ERR_ARG on every rank, and
+ * rank 0 prints the first variable that differs and the first rank where
+ * it does. One allreduce of 24 bytes when they agree, which also leaves
+ * *known (unless known is NULL, which counts as 0) at 1 only when it was
+ * 1 on every rank. */
+int comm_settings_agree(MPI_Comm comm, int disabled, int *known);
+
+/* For a rank that runs the MPI library's own collectives (the preload
+ * library under MPICOLL_DISABLE): comm_settings_agree(comm, 1, NULL) the first
+ * time per communicator, where the other ranks create mpicoll's state. */
+int comm_settings_native(MPI_Comm comm);
 MPI_Comm comm_state_comm(const comm_state *st);
 int comm_state_size(const comm_state *st);
 int comm_state_rank(const comm_state *st);

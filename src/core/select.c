@@ -5,6 +5,7 @@
 #include "runtime.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ static struct config {
     int needs_nodes[MAX_COLLS]; /* a rule of the collective has nodes= */
     int forced_params[MAX_COLLS][PLAN_MAX_PARAMS];
     char forced_error[MAX_COLLS][320];
+    /* what MPICOLL_FALLBACK, MPICOLL_MODE and MPICOLL_RULES mean, for
+     * select_settings: the value read, or a hash of a bad setting's text */
+    uint64_t fallback_digest, mode_digest, rules_digest;
 } cfg;
 
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
@@ -104,9 +108,25 @@ static void load_builtin(void)
     free(all);
 }
 
+/* FNV-1a, 64 bits. */
+static uint64_t digest(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
+
+static uint64_t digest_str(const char *s)
+{
+    return digest(14695981039346656037u, s, strlen(s));
+}
+
 static void load_file(const char *path)
 {
     char *text = read_file(path);
+    /* the content, not the path: the same file must say the same everywhere */
+    cfg.rules_digest = text ? digest_str(text) ^ 1 : digest_str(path);
     if (!text) {
         snprintf(cfg.error, sizeof cfg.error, "MPICOLL_RULES=%s: cannot read the file", path);
         return;
@@ -114,6 +134,88 @@ static void load_file(const char *path)
     if (rules_parse(text, path, &cfg.file, cfg.error, sizeof cfg.error, keep_warning) == 0)
         cfg.have_file = 1;
     free(text);
+}
+
+/* The MPICOLL_ variables read outside the collectives' table (which gives
+ * MPICOLL_<COLL>): an unknown one in the environment is most likely one of
+ * these, or a collective's, misspelled. */
+static const char *const other_vars[] = {
+    "MPICOLL_VERBOSE", "MPICOLL_FALLBACK", "MPICOLL_MODE", "MPICOLL_RULES",
+    "MPICOLL_RANKS_PER_NODE",   /* comm.c */
+    "MPICOLL_DISABLE",          /* src/preload/preload.c */
+    "MPICOLL_GNUPLOT",          /* tools/report.c */
+    "MPICOLL_TEST_FAULT",       /* tests/bench/fault.c */
+};
+#define NOTHER_VARS (sizeof other_vars / sizeof other_vars[0])
+
+extern char **environ;
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours), for names under 64 characters; else a large one. */
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b), d[3][64];
+    if (la >= 64 || lb >= 64)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t *row = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
+            if (up[j] + 1 < best)
+                best = up[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+                && up2[j - 2] + 1 < best)
+                best = up2[j - 2] + 1;
+            row[j] = best;
+        }
+    }
+    return d[la % 3][lb];
+}
+
+static const char *known_var(int i)
+{
+    int ncolls = 0;
+    while (mpicoll_colls[ncolls])
+        ncolls++;
+    return i < ncolls ? mpicoll_colls[i]->env
+         : (size_t)(i - ncolls) < NOTHER_VARS ? other_vars[i - ncolls] : NULL;
+}
+
+/* A warning for every MPICOLL_ variable of the environment that mpicoll
+ * does not read, naming the nearest one it does when that is close. */
+static void check_env_names(void)
+{
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "MPICOLL_", 8) != 0)
+            continue;
+        size_t len = strcspn(*e, "="), best = (size_t)-1;
+        const char *nearest = NULL, *k;
+        int known = 0;
+        for (int i = 0; (k = known_var(i)) != NULL && !known; i++) {
+            size_t d = edit_distance(*e, len, k);
+            known = d == 0;
+            if (d < best) {
+                best = d;
+                nearest = k;
+            }
+        }
+        if (known)
+            continue;
+        char msg[320];
+        /* close: at most 2 edits, or 3 in a name of 15 characters or more */
+        if (nearest && best <= (len >= 15 ? 3u : 2u))
+            snprintf(msg, sizeof msg, "%.*s is not a variable mpicoll reads: ignored (did you "
+                     "mean %s?)", (int)(len < 64 ? len : 64), *e, nearest);
+        else
+            snprintf(msg, sizeof msg, "%.*s is not a variable mpicoll reads: ignored (see "
+                     "'mpicoll --help' and docs/selection.md)", (int)(len < 64 ? len : 64), *e);
+        keep_warning(msg);
+    }
 }
 
 static void load_config(void)
@@ -133,20 +235,28 @@ static void load_config(void)
             snprintf(cfg.error, sizeof cfg.error,
                      "MPICOLL_FALLBACK=%s: expected error, warn or silent", v);
     }
+    cfg.fallback_digest = cfg.error[0] ? digest_str(v) : (uint64_t)cfg.policy;
     v = getenv("MPICOLL_MODE");
     if (v && *v) {
         if (strcmp(v, "nb") == 0)
             cfg.mode = 1;
         else if (strcmp(v, "persistent") == 0)
             cfg.mode = 2;
-        else if (strcmp(v, "blocking") != 0)
+        else if (strcmp(v, "blocking") != 0) {
             snprintf(cfg.error, sizeof cfg.error,
                      "MPICOLL_MODE=%s: expected blocking, nb or persistent", v);
+            cfg.mode_digest = digest_str(v);
+        }
     }
+    if (!cfg.mode_digest)
+        cfg.mode_digest = (uint64_t)cfg.mode;
+    check_env_names();
     load_builtin();
     v = getenv("MPICOLL_RULES");
     if (v && *v && !cfg.error[0])
         load_file(v);
+    else if (v && *v)
+        cfg.rules_digest = digest_str(v);
     for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS; i++) {
         const coll_desc *c = mpicoll_colls[i];
         cfg.needs_nodes[i] = (cfg.have_file && rules_use_nodes(&cfg.file, c))
@@ -409,4 +519,29 @@ void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int r
             by);
     fflush(stderr);
     pthread_mutex_unlock(&log_lock);
+}
+
+int select_settings(const char **names, uint64_t *d, int max)
+{
+    pthread_once(&cfg_once, load_config);
+    int n = 0;
+    for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS && n < max; i++, n++) {
+        names[n] = mpicoll_colls[i]->env;
+        if (cfg.forced_error[i][0])
+            d[n] = digest_str(cfg.forced_error[i]);
+        else if (cfg.nb[i])
+            d[n] = 1;
+        else if (cfg.forced[i])
+            d[n] = digest(digest_str(cfg.forced[i]->name), cfg.forced_params[i],
+                          sizeof cfg.forced_params[i]);
+        else
+            d[n] = 0;   /* unset, auto or 0: the rules decide */
+    }
+    const char *other[] = { "MPICOLL_RULES", "MPICOLL_MODE", "MPICOLL_FALLBACK" };
+    const uint64_t val[] = { cfg.rules_digest, cfg.mode_digest, cfg.fallback_digest };
+    for (int i = 0; i < 3 && n < max; i++, n++) {
+        names[n] = other[i];
+        d[n] = val[i];
+    }
+    return n;
 }

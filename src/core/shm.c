@@ -1,10 +1,12 @@
 /* The node's shared segment and its barrier (see shm.h). */
 #include "shm.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Under valgrind, a byte of the segment that another process wrote keeps,
@@ -79,7 +81,23 @@ struct shm_state {
     shm_chan pool[SHM_REQ_CHANNELS];
     int pool_made;
     unsigned started;           /* requests started on a pool channel */
+    uint64_t id;                /* of the windows of the communicator that made them,
+                                 * the same on all its ranks */
+    MPI_Group members;          /* the node's processes (idle windows are matched on it);
+                                 * MPI_GROUP_NULL: not to be kept idle (emulated nodes,
+                                 * which take no idle window either) */
+    shm_state *next_idle;
 };
+
+/* The blocking windows of freed communicators, with their node
+ * communicators and channel states, for the next communicator of the same
+ * processes to take (shm_state_make): making a window costs more than
+ * the four collectives a short-lived communicator may run. Freed at
+ * MPI_Finalize (shm_idle_free), or with the communicator when larger than
+ * IDLE_MAX bytes a copy. */
+#define IDLE_MAX ((size_t)1 << 20)
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static shm_state *idle;
 
 static const char *const reasons[] = {
     NULL,
@@ -149,18 +167,94 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
     return rc;
 }
 
-/* The node's ranks: the shared-memory domain, split by node number (the
- * same groups unless MPICOLL_RANKS_PER_NODE emulates smaller nodes). 0, or
- * the reason (1) when this rank's node spans several domains. */
+/* Takes the idle state of the lowest id whose node holds the processes of
+ * group g, or NULL. */
+static shm_state *idle_take(MPI_Group g)
+{
+    pthread_mutex_lock(&idle_lock);
+    shm_state **best = NULL;
+    for (shm_state **s = &idle; *s; s = &(*s)->next_idle) {
+        int cmp = MPI_UNEQUAL;
+        PMPI_Group_compare(g, (*s)->members, &cmp);
+        if ((cmp == MPI_IDENT || cmp == MPI_SIMILAR) && (!best || (*s)->id < (*best)->id))
+            best = s;
+    }
+    shm_state *st = best ? *best : NULL;
+    if (best)
+        *best = st->next_idle;
+    pthread_mutex_unlock(&idle_lock);
+    return st;
+}
+
+static void idle_put(shm_state *st)
+{
+    pthread_mutex_lock(&idle_lock);
+    st->next_idle = idle;
+    idle = st;
+    pthread_mutex_unlock(&idle_lock);
+}
+
+/* The processes of this rank's node (ranks of comm with its node number). */
+static int node_group(MPI_Comm comm, int rank, int p, const int *node_of, MPI_Group *out)
+{
+    MPI_Group all;
+    int *in = malloc((size_t)p * sizeof *in), n = 0;
+    int rc = in ? PMPI_Comm_group(comm, &all) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(in);
+        return rc;
+    }
+    for (int i = 0; i < p; i++)
+        if (node_of[i] == node_of[rank])
+            in[n++] = i;
+    rc = PMPI_Group_incl(all, n, in, out);
+    PMPI_Group_free(&all);
+    free(in);
+    return rc;
+}
+
+/* Collective over comm: idle states that the ranks of every node took
+ * together (the same id everywhere: ids are agreed over the communicator
+ * that made them), or NULL (and the ones taken go back). The channel goes
+ * on where the freed communicator left it: its ranks finished their calls
+ * on it, in the same order, so the next call writes to the copy that no
+ * rank still reads (shm.h). */
+static int idle_reuse(MPI_Comm comm, MPI_Group members, shm_state **out)
+{
+    shm_state *st = idle_take(members);
+    uint64_t id = st ? st->id : 0, both[2] = { id, ~id };
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UINT64_T, MPI_BAND, comm);
+    if (rc == MPI_SUCCESS && id && (both[0] | both[1]) == ~(uint64_t)0) {
+        *out = st;
+        return MPI_SUCCESS;
+    }
+    if (st)
+        idle_put(st);
+    *out = NULL;
+    return rc;
+}
+
+/* The node's ranks: `domain` when it is given (it becomes the state's);
+ * else comm split by node number, when the nodes are the shared-memory
+ * domains; else (nodes emulated by MPICOLL_RANKS_PER_NODE) the
+ * shared-memory domain split by node number. 0, or the reason (1) when
+ * this rank's node spans several domains. */
 static int node_comm(shm_state *st, MPI_Comm comm, int rank, int p, const int *node_of,
-                     int *reason)
+                     int emulated, MPI_Comm domain, int *reason)
 {
     MPI_Comm dom = MPI_COMM_NULL;
-    int rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dom);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_split(dom, node_of[rank], rank, &st->node);
-    if (dom != MPI_COMM_NULL)
-        PMPI_Comm_free(&dom);
+    int rc = MPI_SUCCESS;
+    if (domain != MPI_COMM_NULL) {
+        st->node = domain;
+    } else if (!emulated) {
+        rc = PMPI_Comm_split(comm, node_of[rank], rank, &st->node);
+    } else {
+        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dom);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Comm_split(dom, node_of[rank], rank, &st->node);
+        if (dom != MPI_COMM_NULL)
+            PMPI_Comm_free(&dom);
+    }
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_errhandler(st->node, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS)
@@ -174,34 +268,88 @@ static int node_comm(shm_state *st, MPI_Comm comm, int rank, int p, const int *n
     return rc;
 }
 
-int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state **out)
+static void state_free(shm_state *st)
+{
+    window_free(&st->pw);
+    window_free(&st->bw);
+    if (st->node != MPI_COMM_NULL)
+        PMPI_Comm_free(&st->node);
+    if (st->members != MPI_GROUP_NULL)
+        PMPI_Group_free(&st->members);
+    free(st);
+}
+
+static shm_state *state_new(void)
 {
     shm_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return MPI_ERR_NO_MEM;
-    st->node = MPI_COMM_NULL;
-    st->bw.win = st->pw.win = MPI_WIN_NULL;
+    if (st) {
+        st->node = MPI_COMM_NULL;
+        st->bw.win = st->pw.win = MPI_WIN_NULL;
+        st->members = MPI_GROUP_NULL;
+    }
+    return st;
+}
+
+int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emulated,
+                   MPI_Comm domain, shm_state **out)
+{
 #ifdef SMPI_H
     const int smpi = 1;
 #else
     const int smpi = 0;
 #endif
+    shm_state *st = NULL;
+    MPI_Group members = MPI_GROUP_NULL;
     int rc = MPI_SUCCESS, reason = 3;
-    if (!smpi) {
-        rc = node_comm(st, comm, rank, p, node_of, &reason);
-        if (rc == MPI_SUCCESS && reason == 0
-            && window_make(st, &st->bw, &st->blocking, 1, 0) != MPI_SUCCESS)
-            reason = 2;
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Allreduce(MPI_IN_PLACE, &reason, 1, MPI_INT, MPI_MAX, comm);
+    /* emulated nodes (the same on every rank) neither take nor keep idle
+     * windows */
+    if (!smpi && !emulated && (rc = node_group(comm, rank, p, node_of, &members)) == MPI_SUCCESS
+        && (rc = idle_reuse(comm, members, &st)) == MPI_SUCCESS && st) {
+        if (domain != MPI_COMM_NULL)
+            PMPI_Comm_free(&domain);    /* the idle state's node: the same processes */
+        PMPI_Group_free(&members);
+        *out = st;
+        return MPI_SUCCESS;
     }
-    if (rc != MPI_SUCCESS || reason != 0) {
+    if (rc == MPI_SUCCESS && !(st = state_new()))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && !smpi) {
+        rc = node_comm(st, comm, rank, p, node_of, emulated, domain, &reason);
+        domain = MPI_COMM_NULL;         /* the state's now */
+        /* sized for small messages at once: a window less to make */
+        if (rc == MPI_SUCCESS && reason == 0
+            && window_make(st, &st->bw, &st->blocking, 1, SHM_FIRST_SEGMENT) != MPI_SUCCESS)
+            reason = 2;
+        /* the reason, and an id for the windows, agreed: from the first
+         * rank (its process id, count of window sets and clock, so that
+         * ids from ranks on other machines do not meet) */
+        static _Atomic uint64_t made;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t id = ((uint64_t)getpid() << 32 | (atomic_fetch_add(&made, 1) + 1))
+                      ^ ((uint64_t)ts.tv_sec << 20 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15u;
+        uint64_t agree[2] = { (uint64_t)reason, rank == 0 ? (id ? id : 1) : 0 };
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_UINT64_T, MPI_MAX, comm);
+        reason = (int)agree[0];
+        st->id = agree[1];
+    }
+    if (domain != MPI_COMM_NULL)
+        PMPI_Comm_free(&domain);
+    if (st && rc == MPI_SUCCESS && reason == 0) {
+        st->members = members;          /* kept idle after the communicator */
+        members = MPI_GROUP_NULL;
+    }
+    if (members != MPI_GROUP_NULL)
+        PMPI_Group_free(&members);
+    if (st && (rc != MPI_SUCCESS || reason != 0)) {
         window_free(&st->bw);
         if (st->node != MPI_COMM_NULL)
             PMPI_Comm_free(&st->node);
     }
     if (rc != MPI_SUCCESS) {
-        free(st);
+        if (st)
+            state_free(st);
         return rc;
     }
     st->missing = reasons[reason];
@@ -214,10 +362,32 @@ void shm_state_free(shm_state *st)
     if (!st)
         return;
     window_free(&st->pw);
-    window_free(&st->bw);
-    if (st->node != MPI_COMM_NULL)
-        PMPI_Comm_free(&st->node);
-    free(st);
+    st->pool_made = 0;
+    st->started = 0;
+    if (!st->missing && st->bw.win != MPI_WIN_NULL && st->members != MPI_GROUP_NULL
+        && st->blocking.half <= IDLE_MAX)
+        idle_put(st);
+    else
+        state_free(st);
+}
+
+void shm_idle_free(void)
+{
+    /* in the order of their ids, the same on every rank of a node */
+    for (;;) {
+        pthread_mutex_lock(&idle_lock);
+        shm_state **low = NULL;
+        for (shm_state **s = &idle; *s; s = &(*s)->next_idle)
+            if (!low || (*s)->id < (*low)->id)
+                low = s;
+        shm_state *st = low ? *low : NULL;
+        if (low)
+            *low = st->next_idle;
+        pthread_mutex_unlock(&idle_lock);
+        if (!st)
+            return;
+        state_free(st);
+    }
 }
 
 const char *shm_missing(const shm_state *st) { return st->missing; }

@@ -13,9 +13,12 @@
  * a channel one after the other, in the same order as the others.
  *
  * A communicator has two windows of channels:
- * - the blocking calls' channel, made by the probe (shm_state_make) and
- *   grown, collectively over the node, when a plan declares more
- *   (shm_reserve): blocking calls run one after the other;
+ * - the blocking calls' channel, made by the probe (shm_state_make) with
+ *   SHM_FIRST_SEGMENT bytes a copy, or taken over from a freed
+ *   communicator of the same processes (its window, node communicator and
+ *   channel state, kept idle by shm_state_free), and grown, collectively
+ *   over the node, when a plan declares more (shm_reserve): blocking calls
+ *   run one after the other;
  * - the requests' pool of SHM_REQ_CHANNELS channels of SHM_REQ_SEGMENT
  *   bytes a copy, made collectively over the node the first time a
  *   request of the communicator needs one (shm_requests_ready), never
@@ -48,16 +51,36 @@
 typedef struct shm_state shm_state;
 
 /* Collective over comm (p ranks, this one `rank`, node_of: the node of
- * every rank): the ranks of each node get a node communicator and a
- * window. Returns MPI_SUCCESS with *st made, or an MPI error (out of
- * memory, a failing split). When the communicator cannot have segments,
- * *st says why (shm_missing), the same on every rank: under SMPI; a node
- * (as MPICOLL_RANKS_PER_NODE emulates it) that spans several
- * shared-memory domains; MPI_Win_allocate_shared failing on some node. */
-int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, shm_state **st);
+ * every rank; emulated: the nodes are MPICOLL_RANKS_PER_NODE's, not the
+ * shared-memory domains): the ranks of each node get a node communicator
+ * and a window, or take over an idle one that held the same processes
+ * (shm_state_free) when the ranks of every node took the same (one
+ * allreduce; else a second one, after the windows are made). Returns
+ * MPI_SUCCESS with *st made, or an MPI error (out of memory, a failing
+ * split). When the communicator cannot have segments, *st says why
+ * (shm_missing), the same on every rank: under SMPI; a node (as
+ * MPICOLL_RANKS_PER_NODE emulates it) that spans several shared-memory
+ * domains; MPI_Win_allocate_shared failing on some node. `domain`:
+ * MPI_COMM_NULL, or this rank's shared-memory domain of comm
+ * (MPI_Comm_split_type, ranks in comm's order) when the node layout made
+ * one, which then serves as the node's communicator (freed here when not
+ * needed). */
+int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emulated,
+                   MPI_Comm domain, shm_state **st);
 
-/* Collective over the node's ranks (frees the windows). */
+/* The bytes of each copy of the blocking channel's segment when the probe
+ * makes it (it grows when a plan needs more). */
+#define SHM_FIRST_SEGMENT ((size_t)64 << 10)
+
+/* Collective over the node's ranks: frees the requests' pool; keeps the
+ * blocking channel's window (up to 1 MiB a copy; not on nodes emulated by
+ * MPICOLL_RANKS_PER_NODE) and node communicator idle, for the next
+ * communicator of the same processes to take; frees what it does not
+ * keep. */
 void shm_state_free(shm_state *st);
+
+/* Frees the idle windows (MPI_Finalize; collective over their nodes). */
+void shm_idle_free(void);
 
 /* Why the communicator has no segments, or NULL. */
 const char *shm_missing(const shm_state *st);

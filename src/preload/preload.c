@@ -10,6 +10,13 @@
  * library's own collective (PMPI_), and MPICOLL_VERBOSE says so:
  * intercommunicators, and datatypes the vector collectives refuse.
  * MPICOLL_DISABLE=1 sends every call to the MPI library's own.
+ *
+ * The ranks must agree on it: the first call that mpicoll would take on a
+ * communicator creates mpicoll's state there, collectively, and checks that
+ * every rank has the same settings; a rank under MPICOLL_DISABLE makes the
+ * same check at the same call (comm_settings_native), so that a setting on
+ * some ranks only fails every rank with MPI_ERR_ARG and a message instead
+ * of hanging them.
  */
 #include "../../include/mpicoll.h"
 #include "../core/runtime.h"
@@ -28,30 +35,43 @@ static void read_env(void)
     disabled = v && *v && strcmp(v, "0") != 0;
 }
 
-/* 1 when mpicoll takes the call; else, with MPICOLL_VERBOSE, rank 0 of
- * comm says why the MPI library's own collective runs instead. */
-static int ours(const char *coll, MPI_Comm comm, int type_ok)
+enum { NATIVE, OURS, FAILED };
+
+/* OURS when mpicoll takes the call; NATIVE when the MPI library's own
+ * collective runs (with MPICOLL_VERBOSE, rank 0 of comm says why, unless
+ * MPICOLL_DISABLE); FAILED when the settings differ between the ranks
+ * (raised on comm, *rc set). */
+static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
 {
     pthread_once(&once, read_env);
-    if (disabled)
-        return 0;
     int inter = 0;
-    if (comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return 0;   /* an invalid communicator: MPI reports it */
-    if (!inter && type_ok)
-        return 1;
+    if (comm == MPI_COMM_NULL)
+        return disabled || !type_ok ? NATIVE : OURS;     /* MPI or mpicoll reports it */
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return NATIVE;   /* an invalid communicator: MPI reports it */
+    if (!inter && type_ok) {
+        /* where the other ranks would create mpicoll's state */
+        if (disabled && (*rc = comm_settings_native(comm)) != MPI_SUCCESS) {
+            mpicoll_raise(comm, *rc);
+            return FAILED;
+        }
+        return disabled ? NATIVE : OURS;
+    }
     int rank = 0;
     PMPI_Comm_rank(comm, &rank);
-    if (select_verbose() && rank == 0)
+    if (select_verbose() && rank == 0 && !disabled)
         fprintf(stderr, "mpicoll: %s native MPI collective (%s)\n", coll,
                 inter ? "intercommunicator" : "datatype not supported by mpicoll");
-    return 0;
+    return NATIVE;
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    if (!ours("allgather", comm, 1))
+    int rc = MPI_SUCCESS, how = route("allgather", comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return mpicoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -59,7 +79,10 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    if (!ours("alltoall", comm, 1))
+    int rc = MPI_SUCCESS, how = route("alltoall", comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return mpicoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -67,7 +90,10 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm)
 {
-    if (!ours("allreduce", comm, veccoll_type_supported(datatype, op, 1)))
+    int rc = MPI_SUCCESS, how = route("allreduce", comm, veccoll_type_supported(datatype, op, 1), &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     return mpicoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -75,14 +101,20 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
-    if (!ours("reduce", comm, veccoll_type_supported(datatype, op, 1)))
+    int rc = MPI_SUCCESS, how = route("reduce", comm, veccoll_type_supported(datatype, op, 1), &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return mpicoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    if (!ours("bcast", comm, veccoll_type_supported(datatype, MPI_OP_NULL, 0)))
+    int rc = MPI_SUCCESS, how = route("bcast", comm, veccoll_type_supported(datatype, MPI_OP_NULL, 0), &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Bcast(buffer, count, datatype, root, comm);
     return mpicoll_bcast(buffer, count, datatype, root, comm);
 }
@@ -90,7 +122,10 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    if (!ours("reduce_scatter_block", comm, veccoll_type_supported(datatype, op, 1)))
+    int rc = MPI_SUCCESS, how = route("reduce_scatter_block", comm, veccoll_type_supported(datatype, op, 1), &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
         return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
     return mpicoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }

@@ -2,7 +2,9 @@
 # The preload test: run.sh MPIEXEC NP APP PRELOAD_LIB
 # The same unmodified program with and without libmpicoll_preload.so must
 # print the same results; with it, the verbose log must show mpicoll's
-# algorithms for every collective; with MPICOLL_DISABLE=1, none.
+# algorithms for every collective; with MPICOLL_DISABLE=1, none; with
+# MPICOLL_DISABLE=1 on one rank only, every rank fails with a message
+# (no hang).
 set -u
 mpiexec=$1 np=$2 app=$3 lib=$4
 if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
@@ -33,4 +35,20 @@ MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$di
   2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"
 diff -u "$dir/native" "$dir/off" || fail "results differ with MPICOLL_DISABLE=1"
 ! grep -q "algorithm=" "$dir/offlog" || fail "mpicoll ran although MPICOLL_DISABLE=1"
+if [ "$np" -ge 2 ]; then
+  # rank 0 alone disabled: an MPMD command line, the same program twice
+  if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
+    mixed=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1
+           -n 1 -x LD_PRELOAD="$lib" -x MPICOLL_DISABLE=1 "$app"
+           : -n $((np - 1)) -x LD_PRELOAD="$lib" "$app")
+  else
+    mixed=("$mpiexec" -genv LD_PRELOAD "$lib" -n 1 -env MPICOLL_DISABLE 1 "$app" :
+           -n $((np - 1)) "$app")
+  fi
+  env -u MPICOLL_DISABLE timeout 60 "${mixed[@]}" > "$dir/mixed" 2>&1
+  rc=$?
+  [ $rc != 0 ] && [ $rc != 124 ] || { cat "$dir/mixed"; fail "MPICOLL_DISABLE=1 on rank 0 only: exit $rc, expected an error"; }
+  grep -q 'mpicoll: error: MPICOLL_DISABLE is "1" on rank 0 but unset on rank 1' "$dir/mixed" ||
+    { cat "$dir/mixed"; fail "MPICOLL_DISABLE=1 on rank 0 only: no message"; }
+fi
 echo "preload: np=$np same results as the MPI library's own; mpicoll ran every collective; MPICOLL_DISABLE works"

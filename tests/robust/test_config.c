@@ -4,8 +4,8 @@
  *
  *   test_config COLLECTIVE EXPECT [TEXT]
  *
- * runs one call of COLLECTIVE (allgather, alltoall or allreduce, 3 ints
- * per rank, MPI_ERRORS_RETURN) under the environment ctest gives it, and
+ * runs one call of COLLECTIVE (allgather, alltoall, allreduce or bcast, 3
+ * ints per rank, MPI_ERRORS_RETURN) under the environment ctest gives it, and
  * requires the error class EXPECT ("ok" for MPI_SUCCESS, "arg" for
  * MPI_ERR_ARG, "unsupported" for MPI_ERR_UNSUPPORTED_OPERATION), right
  * results when it succeeds, and TEXT in what rank 0 prints on stderr
@@ -28,15 +28,21 @@ static int call(const char *coll, int *send, int *recv)
         return mpicoll_allgather(send, 3, MPI_INT, recv, 3, MPI_INT, MPI_COMM_WORLD);
     if (!strcmp(coll, "alltoall"))
         return mpicoll_alltoall(send, 3, MPI_INT, recv, 3, MPI_INT, MPI_COMM_WORLD);
+    if (!strcmp(coll, "bcast")) {   /* rank 0's send data */
+        if (rank == 0)
+            memcpy(recv, send, 3 * sizeof *recv);
+        return mpicoll_bcast(recv, 3, MPI_INT, 0, MPI_COMM_WORLD);
+    }
     return mpicoll_allreduce(send, recv, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 }
 
 static int right(const char *coll, const int *recv)
 {
-    int n = strcmp(coll, "allreduce") ? 3 * size : 3;
+    int n = strcmp(coll, "allreduce") && strcmp(coll, "bcast") ? 3 * size : 3;
     for (int i = 0; i < n; i++) {
         int want = !strcmp(coll, "allgather") ? (i / 3) * 100 + i % 3
                  : !strcmp(coll, "alltoall") ? (i / 3) * 100 + 3 * rank + i % 3
+                 : !strcmp(coll, "bcast") ? i
                  : 100 * (size * (size - 1) / 2) + size * i;
         if (recv[i] != want)
             return 0;
