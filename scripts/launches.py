@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Launch-to-launch benchmark: runs `mpicoll bench` in N separate launches
+and reports, per size and case, the median and the worst launch's ratio to
+native (each launch's own native, same run), as a Markdown table.
+
+On one node, launches of the same command differ by up to 5x (placement,
+first touch, the scheduler); a rule or a claim must hold in the median
+launch and say how bad the worst one is, never rest on one lucky launch.
+
+    scripts/launches.py --np 2 --launches 5 allgather -a native,auto,shm
+    scripts/launches.py --np 4 --launches 5 --all-colls -a native,auto
+
+Everything after the collective goes to `mpicoll bench` (its -a must
+include native). --all-colls runs the six collectives in turn (one launch
+of each per round, so they interleave). Exit code 0, or 1 if a launch
+failed.
+"""
+import argparse
+import csv
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+COLLS = ["allgather", "alltoall", "allreduce", "reduce", "bcast", "reduce_scatter_block"]
+
+
+def launcher(np_, mpirun):
+    """The mpirun command line, with Open MPI's flags when it is Open MPI's."""
+    cmd = [mpirun]
+    try:
+        ver = subprocess.run([mpirun, "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        ver = ""
+    if "Open MPI" in ver or "OpenRTE" in ver:
+        cmd += ["--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1"]
+    return cmd + ["-n", str(np_)]
+
+
+def one_launch(cmd):
+    """{(bytes, case): median_us} of one launch, or None if it failed."""
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.stderr.write(out.stdout[-2000:] + out.stderr[-2000:])
+        return None
+    res = {}
+    for row in csv.reader(io.StringIO(out.stdout)):
+        if len(row) < 7 or not row[2].isdigit():
+            continue
+        res[(int(row[2]), row[4])] = float(row[6])
+    return res
+
+
+def table(coll, np_, launches):
+    """Markdown rows: per size, native's median us and each case's median and
+    worst ratio to its own launch's native."""
+    cases = sorted({c for l in launches for (_, c) in l if c != "native"})
+    sizes = sorted({b for l in launches for (b, _) in l})
+    lines = [f"**{coll}, {np_} ranks, {len(launches)} launches** (ratio to native: median / worst launch)",
+             "",
+             "| bytes | native us (median) | " + " | ".join(cases) + " |",
+             "|---:|---:|" + "---:|" * len(cases)]
+    for b in sizes:
+        nat = [l[(b, "native")] for l in launches if (b, "native") in l]
+        if not nat:
+            continue
+        cells = []
+        for c in cases:
+            r = [l[(b, c)] / l[(b, "native")] for l in launches
+                 if (b, c) in l and (b, "native") in l and l[(b, "native")] > 0]
+            cells.append(f"{statistics.median(r):.2f} / {max(r):.2f}" if r else "-")
+        lines.append(f"| {b} | {statistics.median(nat):.2f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--launches", type=int, default=5)
+    ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--mpicoll", default=os.path.join(os.path.dirname(__file__), "..", "build",
+                                                      "mpicoll"))
+    ap.add_argument("--all-colls", action="store_true", help="the six collectives in turn")
+    a, rest = ap.parse_known_args()     # the rest: COLLECTIVE and bench's options
+    shown = list(rest)
+    colls = COLLS if a.all_colls else ([rest.pop(0)] if rest else [])
+    if not colls:
+        ap.error("name a collective, or --all-colls")
+    if not shutil.which(a.mpirun):
+        ap.error(f"{a.mpirun}: not found")
+    base = launcher(a.np, a.mpirun) + [a.mpicoll, "bench"]
+    runs = {c: [] for c in colls}
+    failed = 0
+    for i in range(a.launches):
+        for c in colls:
+            r = one_launch(base + [c] + rest + ["--format", "csv"])
+            if r is None:
+                failed += 1
+            else:
+                runs[c].append(r)
+            sys.stderr.write(f"launch {i + 1}/{a.launches} {c}: {'ok' if r else 'FAILED'}\n")
+    print(f"`scripts/launches.py --np {a.np} --launches {a.launches} "
+          f"{'--all-colls ' if a.all_colls else ''}{' '.join(shown)}`\n")
+    for c in colls:
+        if runs[c]:
+            print(table(c, a.np, runs[c]) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
