@@ -157,32 +157,6 @@ int cases_add_all(struct caselist *cl, const char *coll, int nranks, int nnodes,
     return 0;
 }
 
-static int same_ops(const plan *x, const plan *y)
-{
-    for (size_t i = 0; i < x->nops; i++) {
-        const plan_op *a = &x->ops[i], *b = &y->ops[i];
-
-        if (a->kind != b->kind || a->buf != b->buf || a->dst_buf != b->dst_buf
-            || a->after != b->after || a->peer != b->peer || a->off != b->off
-            || a->dst_off != b->dst_off || a->bytes != b->bytes || a->nseg != b->nseg)
-            return 0;
-    }
-    for (size_t i = 0; i < x->nrounds; i++)
-        if (x->rounds[i].first != y->rounds[i].first || x->rounds[i].nops != y->rounds[i].nops
-            || x->rounds[i].sync != y->rounds[i].sync)
-            return 0;
-    for (size_t i = 0; i < x->nsegs; i++)
-        if (x->segs[i].off != y->segs[i].off || x->segs[i].bytes != y->segs[i].bytes)
-            return 0;
-    return 1;
-}
-
-static int same_plan(const plan *x, const plan *y)
-{
-    return x->nops == y->nops && x->nrounds == y->nrounds && x->nsegs == y->nsegs
-           && x->tmp_bytes == y->tmp_bytes && x->shm_bytes == y->shm_bytes && same_ops(x, y);
-}
-
 int cases_same_plan(const char *coll, const char *spec_a, const char *spec_b, int nranks,
                     size_t count, size_t esize)
 {
@@ -206,7 +180,7 @@ int cases_same_plan(const char *coll, const char *spec_a, const char *spec_b, in
             return 0;
         same = plan_build(&y, b->build, &argb) == 0;
         if (same) {
-            same = same_plan(&x, &y);
+            same = plan_equal(&x, &y);
             plan_free(&y);
         }
         plan_free(&x);

@@ -231,3 +231,29 @@ void plan_count(const plan *pl, plan_stats *st)
         st->beta_bytes += (double)max_sz(bs, br);
     }
 }
+
+static int same_ops(const plan *x, const plan *y)
+{
+    for (size_t i = 0; i < x->nops; i++) {
+        const plan_op *a = &x->ops[i], *b = &y->ops[i];
+
+        if (a->kind != b->kind || a->buf != b->buf || a->dst_buf != b->dst_buf
+            || a->after != b->after || a->peer != b->peer || a->off != b->off
+            || a->dst_off != b->dst_off || a->bytes != b->bytes || a->nseg != b->nseg)
+            return 0;
+    }
+    for (size_t i = 0; i < x->nrounds; i++)
+        if (x->rounds[i].first != y->rounds[i].first || x->rounds[i].nops != y->rounds[i].nops
+            || x->rounds[i].sync != y->rounds[i].sync)
+            return 0;
+    for (size_t i = 0; i < x->nsegs; i++)
+        if (x->segs[i].off != y->segs[i].off || x->segs[i].bytes != y->segs[i].bytes)
+            return 0;
+    return 1;
+}
+
+int plan_equal(const plan *x, const plan *y)
+{
+    return x->nops == y->nops && x->nrounds == y->nrounds && x->nsegs == y->nsegs
+           && x->tmp_bytes == y->tmp_bytes && x->shm_bytes == y->shm_bytes && same_ops(x, y);
+}

@@ -154,4 +154,8 @@ typedef struct plan_stats {
 
 void plan_count(const plan *pl, plan_stats *st);
 
+/* 1 if two plans do the same: the same rounds, operations, segments and
+ * buffer sizes (tools ask it of two candidates, so as to measure once). */
+int plan_equal(const plan *x, const plan *y);
+
 #endif
