@@ -18,28 +18,63 @@ enum {
     MAX_LINES = 20     /* FAIL lines one rank prints; failures still count */
 };
 
-static int lines_printed;
+static int lines_printed, max_lines = MAX_LINES;
 /* The collective being tested, for the lines printed outside a call. */
 static const char *coll_name = "allgather";
+static char context[160];
+
+bc_fault_fn bc_fault;
 
 const char *bc_coll_name(enum bc_coll coll)
 {
     return coll == BC_ALLTOALL ? "alltoall" : "allgather";
 }
 
-/* printf for FAIL lines, muted past MAX_LINES on this rank. */
-static void fail_line(const char *fmt, ...)
+void bc_set_context(const char *text)
+{
+    snprintf(context, sizeof context, "%s%s", text && *text ? " " : "", text ? text : "");
+}
+
+const char *bc_context(void)
+{
+    return context;
+}
+
+void bc_set_max_lines(int n)
+{
+    max_lines = n;
+}
+
+void bc_fail_line(const char *coll, const char *fmt, ...)
 {
     va_list ap;
-    if (lines_printed++ >= MAX_LINES) {
-        if (lines_printed == MAX_LINES + 1)
-            printf("FAIL %s: world_rank=%d: more failures, lines muted\n", coll_name,
+    if (lines_printed++ >= max_lines) {
+        if (lines_printed == max_lines + 1)
+            printf("FAIL %s: world_rank=%d: more failures, lines muted\n", coll,
                    bc_world_rank());
         return;
     }
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
+}
+
+/* printf for this file's FAIL lines. */
+#define fail_line(...) bc_fail_line(coll_name, __VA_ARGS__)
+
+int bc_check_choice(const char *coll, const char *pre, MPI_Comm comm, const char *expect)
+{
+    char got[128];
+    size_t n = strcspn(expect, ":");
+    if (mpicoll_last_choice(comm, got, sizeof got) != 0) {
+        bc_fail_line(coll, "%s mpicoll_last_choice has no choice after the call\n", pre);
+        return 1;
+    }
+    if (strncmp(got, expect, n) != 0 || (got[n] != '\0' && got[n] != ':')) {
+        bc_fail_line(coll, "%s ran %s, not the forced %.*s\n", pre, got, (int)n, expect);
+        return 1;
+    }
+    return 0;
 }
 
 static struct bc_layout l_int = { "MPI_INT", MPI_DATATYPE_NULL, sizeof(int), 1, 1, { 0 } };
@@ -201,10 +236,11 @@ static void describe_byte(char *out, size_t len, unsigned char v)
 
 static void prefix(char *out, size_t len, const struct bc_call *c, int rank, int p)
 {
-    snprintf(out, len, "FAIL %s: algorithm=%s%s%s%s np=%d comm=%s(size=%d) type=%s"
+    snprintf(out, len, "FAIL %s: algorithm=%s%s%s%s%s np=%d comm=%s(size=%d) type=%s"
              " count=%d (sendcount=%d recvcount=%d) inplace=%d rank=%d world_rank=%d:",
              coll_name, c->algo_label, c->spec ? " (mpicoll_" : "", c->spec ? coll_name : "",
-             c->spec ? "_with)" : "", bc_world_size(), c->comm_label, p, c->dc->name, c->n,
+             c->spec ? "_with)" : "", context, bc_world_size(), c->comm_label, p,
+             c->dc->name, c->n,
              c->n * c->dc->smult, c->n * c->dc->rmult, c->inplace, rank, bc_world_rank());
 }
 
@@ -364,6 +400,10 @@ int bc_run(const struct bc_call *c)
         fail_line("%s returned error %s\n", pre, msg);
         goto out;
     }
+    if (c->expect_algo && c->n > 0 && bc_check_choice(coll_name, pre, c->comm, c->expect_algo))
+        goto out;
+    if (bc_fault && c->n > 0)   /* a test build's injected fault (tests/sweep) */
+        bc_fault(coll_name, c->spec, rraw + GUARD, R->unit);
     if (memcmp(rraw, want, total) != 0) {
         report_data(pre, c, &sh, rraw, want, total);
         goto out;
@@ -388,14 +428,33 @@ out:
 
 /* ---- the matrix ---------------------------------------------------------- */
 
+int bc_run_comm(const struct bc_call *base, int quick, int *calls)
+{
+    int nfailed = 0;
+    for (int d = 0; d < bc_ncases; d++)
+        for (int k = 0; k < bc_ncounts; k++) {
+            if (quick && (bc_counts[k] == BC_BIG || bc_counts[k] > 7))
+                continue;
+            for (int inplace = 0; inplace < 2; inplace++) {
+                struct bc_call call = *base;
+                call.dc = &bc_cases[d];
+                call.n = bc_count_for(&bc_cases[d], bc_counts[k]);
+                call.inplace = inplace;
+                call.expect_class = MPI_SUCCESS;
+                nfailed += bc_run(&call);
+                (*calls)++;
+            }
+        }
+    return nfailed;
+}
+
 int bc_matrix_main(int argc, char **argv, enum bc_coll coll)
 {
     const char *cname = bc_coll_name(coll);
     const char *env = coll == BC_ALLTOALL ? "MPICOLL_ALLTOALL" : "MPICOLL_ALLGATHER";
     const char *forced = getenv(env);
     const char *algo = forced && *forced ? forced : "auto";
-    int rank, np, ncases = 2 * bc_ncases * bc_ncounts * 2, idx = 0, nfailed = 0;
-    int *failed = calloc((size_t)ncases, sizeof *failed);
+    int rank, np, tally[2] = { 0, 0 }, sum[2];  /* calls (per rank), failed calls */
     MPI_Comm comms[2];
     const char *comm_labels[2] = { "world", "split" };
 
@@ -404,41 +463,28 @@ int bc_matrix_main(int argc, char **argv, enum bc_coll coll)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     rank = bc_world_rank();
     np = bc_world_size();
-    if (!failed) {
-        printf("FAIL %s: test setup: out of memory\n", cname);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
     if (bc_types_create() != 0)
-        failed[0] = 1;
+        tally[1]++;
     comms[0] = MPI_COMM_WORLD;
     comms[1] = bc_split_comm();
 
-    for (int ci = 0; ci < 2; ci++)
-        for (int d = 0; d < bc_ncases; d++)
-            for (int k = 0; k < bc_ncounts; k++)
-                for (int inplace = 0; inplace < 2; inplace++) {
-                    struct bc_call call = {
-                        .coll = coll, .spec = NULL, .algo_label = algo,
-                        .comm = comms[ci], .comm_label = comm_labels[ci],
-                        .dc = &bc_cases[d], .n = bc_count_for(&bc_cases[d], bc_counts[k]),
-                        .inplace = inplace, .expect_class = MPI_SUCCESS,
-                    };
-                    failed[idx++] |= bc_run(&call);
-                }
+    for (int ci = 0; ci < 2; ci++) {
+        struct bc_call base = { .coll = coll, .spec = NULL, .algo_label = algo,
+                                .comm = comms[ci], .comm_label = comm_labels[ci] };
+        tally[1] += bc_run_comm(&base, 0, &tally[0]);
+    }
 
     /* The verdict goes through the native MPI, not the library under test. */
-    MPI_Allreduce(MPI_IN_PLACE, failed, ncases, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    for (int i = 0; i < ncases; i++)
-        nfailed += failed[i] != 0;
+    MPI_Allreduce(&tally[0], &sum[0], 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&tally[1], &sum[1], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
         int app = forced && *forced ? mpicoll_algorithm_applicable(cname, forced, np) : 1;
-        printf("test_%s: algorithm=%s%s np=%d cases=%d failures=%d\n", cname, algo,
-               app == 1 ? "" : app == 0 ? " (not applicable at this np: its fallback ran)"
-               : " (not a valid spec)", np, ncases, nfailed);
+        printf("test_%s: algorithm=%s%s np=%d calls=%d failures=%d (failed calls, summed over"
+               " ranks)\n", cname, algo, app == 1 ? "" : app == 0 ? " (not applicable at this np:"
+               " its fallback ran)" : " (not a valid spec)", np, sum[0], sum[1]);
     }
     MPI_Comm_free(&comms[1]);
     bc_types_free();
-    free(failed);
     MPI_Finalize();
-    return nfailed ? 1 : 0;
+    return sum[1] ? 1 : 0;
 }

@@ -66,6 +66,9 @@ struct bc_call {
     int n;                   /* count per block, in units of the case */
     int inplace;
     int expect_class;        /* MPI_SUCCESS, or the error class expected */
+    const char *expect_algo; /* NULL, or the algorithm (name[:params]) that
+                              * mpicoll_last_choice must name after a call
+                              * with data: forced, not replaced by a fallback */
 };
 
 extern const struct bc_dtcase bc_cases[];
@@ -84,6 +87,34 @@ int bc_count_for(const struct bc_dtcase *dc, int c);
 /* Runs and checks one call on this rank. Prints one FAIL line on a failure
  * and returns 1, else 0. Not collective beyond the call itself. */
 int bc_run(const struct bc_call *call);
+
+/* The matrix of one communicator: every datatype case x count x {not in
+ * place, in place}, each call as `base` says (coll, spec, labels,
+ * expect_algo, comm). quick: counts 0, 1 and 7 only. Adds the calls made to
+ * *calls; returns the calls that failed on this rank. */
+int bc_run_comm(const struct bc_call *base, int quick, int *calls);
+
+/* ---- shared with vec_check.c and tests/sweep ------------------------------
+ * Text every FAIL line carries after the algorithm (the sweep's mode and
+ * layout); NULL or "" for none. */
+void bc_set_context(const char *text);
+const char *bc_context(void);   /* " text", or "" */
+/* FAIL lines one rank prints before the rest are muted (default 20);
+ * failures are still counted. */
+void bc_set_max_lines(int n);
+/* printf of a FAIL line of collective coll, under that limit. */
+void bc_fail_line(const char *coll, const char *fmt, ...);
+/* 1 (and a FAIL line starting with pre) unless mpicoll_last_choice(comm)
+ * names the algorithm of spec `expect` (its name, before any ':'). */
+int bc_check_choice(const char *coll, const char *pre, MPI_Comm comm, const char *expect);
+
+/* A test build's injected fault (tests/sweep's fault driver), NULL
+ * otherwise: called after a call that returned MPI_SUCCESS, before its
+ * result is checked, with the first data item of this rank's result
+ * (item_bytes bytes) when the call has one; it may corrupt it. */
+typedef void (*bc_fault_fn)(const char *coll, const char *spec, unsigned char *item,
+                            size_t item_bytes);
+extern bc_fault_fn bc_fault;
 
 /* The communicator used as "split": MPI_Comm_split by rank % 2 when the
  * world has 3 ranks or more (one color otherwise), key in reverse rank

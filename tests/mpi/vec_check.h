@@ -41,6 +41,47 @@ enum vc_coll {
 /* "allreduce", "reduce", "bcast", "reduce_scatter_block". */
 const char *vc_coll_name(enum vc_coll coll);
 
+/* One call as vc_run sees it. */
+struct vc_call {
+    enum vc_coll coll;
+    const char *spec;          /* NULL: mpicoll_<coll>_with(NULL): the selection
+                                * (MPICOLL_<COLL>, rules), else the algorithm */
+    const char *algo_label;    /* what the failure line calls the algorithm */
+    const char *expect_algo;   /* NULL, or the algorithm mpicoll_last_choice must
+                                * name after a call with data (see bc_call) */
+    int expect_commutative;    /* the forced algorithm needs a commutative
+                                * operation: expect_algo only for those */
+    MPI_Comm comm;
+    const char *comm_label;    /* "world", "split", ... */
+    int case_index;            /* which operation/datatype case (vec_cases.c) */
+    int n;                     /* count (recvcount for reduce_scatter_block) */
+    int inplace;
+    int root;                  /* reduce and bcast; -1 otherwise */
+};
+
+/* vc_coll of a name, or -1. */
+int vc_coll_from_name(const char *name);
+
+/* Creates the cases' derived types and operations (MPI_Init done) and names
+ * coll in the FAIL lines. Returns 0, or 1 (with a FAIL line) on a layout
+ * MPI does not agree with. */
+int vc_setup(enum vc_coll coll);
+void vc_teardown(void);
+
+/* Runs and checks one call on this rank. Collective over v->comm (a
+ * double SUM allreduce also broadcasts rank 0's result natively). Returns
+ * 1 (after one FAIL line) if this rank saw a failure. */
+int vc_run(const struct vc_call *v);
+
+/* The matrix of one communicator: every case x count {0, 1, 3, p-1, p+1,
+ * 1000, and with `big` 100003} (reduce_scatter_block: {0, 1, 3, 1000}; the
+ * cases beyond the main ones at count p + 1 only) x roots {0, p-1, p/2}
+ * (reduce, bcast) x {not in place, in place} (not bcast), each call as
+ * `base` says (coll, spec, labels, expectations, comm). quick: no count
+ * above p + 1. Adds the calls to *calls on the communicator's rank 0 (0
+ * elsewhere) and returns the calls that failed on this rank. */
+int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls);
+
 /* The correctness program: test_reduction COLLECTIVE. MPI_Init, the matrix
  * of COLLECTIVE through mpicoll_<coll> with the algorithm left to the
  * environment (MPICOLL_<COLL>, as a user forces it), one FAIL line per
