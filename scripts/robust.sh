@@ -6,8 +6,10 @@
 #   asan      build-asan/: the suite built with AddressSanitizer and
 #             UndefinedBehaviorSanitizer: the symbolic checker of every
 #             algorithm for p = 1..32 (no MPI: ASan's default options),
-#             then every algorithm's MPI test at 3 and 4 ranks
-#             (non-blocking and persistent at 3), the robustness, preload
+#             then the quick sweep of every collective (coll_sweep --quick:
+#             every algorithm on communicators of every size up to the
+#             world's, counts 0, 1 and odd ones up to p + 1) on 3 and 4 ranks
+#             (non-blocking and persistent on 3), the robustness, preload
 #             and unit tests; Open MPI's own leaks suppressed by
 #             tests/robust/lsan.supp
 #   valgrind  build-robust/: every algorithm of every collective under
@@ -19,8 +21,8 @@
 #             12 GiB of memory; skipped when the machine has less free)
 #
 # --ci: the form CI runs (docs/robustness.md has its time): asan runs the
-# symbolic checker and only the tests at 3 ranks (every algorithm,
-# blocking, non-blocking and persistent; robustness, preload), the bad
+# symbolic checker and only the tests at 3 ranks (the quick sweep of every
+# algorithm, blocking, non-blocking and persistent; robustness, preload), the bad
 # settings (2 ranks) and the unit tests; the other parts are unchanged.
 # --shard I/N: the ctest runs of asan and valgrind take every N-th test
 # from the I-th (ctest -I I,,N), the symbolic checker runs only in shard 1:
@@ -69,7 +71,7 @@ timed() {       # timed NAME COMMAND...: runs it and says how long it took
 }
 
 asan() {
-  configure build-asan -DMPICOLL_SANITIZE=ON
+  configure build-asan -DMPICOLL_SANITIZE=ON "-DMPICOLL_SWEEP_QUICK_NP=3;4"
   cmake --build build-asan -j"$jobs" > /dev/null
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # The symbolic checker needs no MPI: ASan's defaults (leaks included).
@@ -91,7 +93,7 @@ asan() {
   # ASan Open MPI's mpirun often loses the abort message (3 tries of 3
   # once); build/ runs it
   local select="np[34]$|^robust|^preload|^unit"
-  local skip="\.(nb|persistent)\.np4$|^nonblocking|^check|^robust\.errors\.fatal"
+  local skip="\.(nb|persistent)\.(quick\.)?np4$|^nonblocking|^check|^robust\.errors\.fatal"
   [ $ci = 0 ] || select="np3$|^robust\.config|^unit"
   ctest --test-dir build-asan --output-on-failure -L "mpi|robust|preload|unit" \
     -R "$select" -E "$skip" ${shard[@]+"${shard[@]}"}
