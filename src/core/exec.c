@@ -3,8 +3,11 @@
 #include "shm.h"
 
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Largest piece of one message: counts are int in MPI-3. */
 #define PIECE ((size_t)1 << 30)
@@ -133,14 +136,39 @@ static int reduce(const plan_op *op, char *src, char *dst, const exec_reduce *re
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
+/* Whether this node runs more ranks than it has processors, as the
+ * launcher tells each rank (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH
+ * hydra's MPI_LOCALNRANKS); 0 when it does not say. */
+static int oversubscribed;
+static pthread_once_t oversubscribed_once = PTHREAD_ONCE_INIT;
+
+static void find_oversubscribed(void)
+{
+    const char *v = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (!v)
+        v = getenv("MPI_LOCALNRANKS");
+    long ranks = v ? strtol(v, NULL, 10) : 0, cores = sysconf(_SC_NPROCESSORS_ONLN);
+    oversubscribed = cores > 0 && ranks > cores;
+}
+
+/* A blocking wait on an oversubscribed node tests and yields the
+ * processor between tests, as Open MPI's mpi_yield_when_idle does: the
+ * rank it waits for may need this core (MPICH's MPI_Waitall spins, and 8
+ * ranks on 2 cores then crawl). Otherwise MPI_Waitall. */
 static int wait_round(exec_state *x, int blocking, int *flag)
 {
     *flag = 1;
     if (x->nreq == 0)
         return MPI_SUCCESS;
-    if (blocking)
+    pthread_once(&oversubscribed_once, find_oversubscribed);
+    if (blocking && !oversubscribed)
         return PMPI_Waitall((int)x->nreq, x->reqs, MPI_STATUSES_IGNORE);
-    return PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
+    for (;;) {
+        int rc = PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS || *flag || !blocking)
+            return rc;
+        sched_yield();
+    }
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
