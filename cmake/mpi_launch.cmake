@@ -23,4 +23,5 @@ else()
     set(MPICOLL_LAUNCH_FLAGS --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1)
   endif()
 endif()
-set(MPICOLL_MPI_TEST_MAX_NP 8 CACHE STRING "MPI tests run on 1..this many ranks")
+set(MPICOLL_MPI_TEST_MAX_NP 8 CACHE STRING
+    "The MPI tests (sweep, datatypes) run on this many ranks: communicators of 1..this many")

@@ -8,6 +8,7 @@
 
 #include <mpicoll.h>
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,13 @@ int vc_run(const struct vc_call *v)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         memcpy(root_copy, rbuf, rbytes);
-        MPI_Bcast(root_copy, (int)rbytes, MPI_BYTE, 0, v->comm);
+        /* tested and yielding: MPICH's blocking calls spin, and with 8
+         * ranks on 2 cores the root may need this rank's core */
+        MPI_Request req;
+        int done = 0;
+        MPI_Ibcast(root_copy, (int)rbytes, MPI_BYTE, 0, v->comm, &req);
+        while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+            sched_yield();
     }
 
     if (err != MPI_SUCCESS) {
