@@ -12,9 +12,30 @@
 #     2^31 bytes (docs/robustness.md);
 #  5. tests/smpi/run.sh: every algorithm of allgather, alltoall and
 #     allreduce validated at 64 ranks under SimGrid's SMPI (docs/scale.md).
+#
+# scripts/test.sh --quick: a developer's run (a few minutes) that touches
+# every algorithm once: the unit tests and proofs, then on 4 ranks of the
+# build in build/ the quick sweep of every collective (every algorithm on
+# communicators of 1..4 ranks, counts up to p + 1, blocking) and the
+# datatype and operation tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+
+if [ "${1:-}" = "--quick" ]; then
+  cmake --build build -j"$jobs" > /dev/null
+  ctest --test-dir build --output-on-failure -R '^unit|^check|^mpi\.(datatypes\.blocking|ops)'
+  run=(mpiexec -n 4)
+  if mpiexec --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
+    run=(mpiexec --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n 4)
+  fi
+  for c in allgather alltoall allreduce reduce bcast reduce_scatter_block; do
+    echo "== quick sweep: $c"
+    timeout 600 "${run[@]}" build/tests/sweep/coll_sweep "$c" --quick | grep -E "^(FAIL|sweep )"
+  done
+  echo "== quick tests passed"
+  exit 0
+fi
 
 echo "== Open MPI: ctest in build/"
 ctest --test-dir build --output-on-failure
