@@ -25,3 +25,24 @@ else()
 endif()
 set(MPICOLL_MPI_TEST_MAX_NP 8 CACHE STRING
     "The MPI tests (sweep, datatypes) run on this many ranks: communicators of 1..this many")
+
+# mpicoll_test_env(<test> [VAR=value...]): the test's environment, and the
+# MPICOLL_ variables it does not set cleared (CMake >= 3.22), so that a
+# developer's shell does not change what a test tests.
+set(MPICOLL_TEST_KNOBS MPICOLL_ALLGATHER MPICOLL_ALLTOALL MPICOLL_ALLREDUCE MPICOLL_REDUCE
+    MPICOLL_BCAST MPICOLL_REDUCE_SCATTER_BLOCK MPICOLL_FALLBACK MPICOLL_RULES
+    MPICOLL_RANKS_PER_NODE MPICOLL_MODE MPICOLL_VERBOSE MPICOLL_TEST_FAULT)
+function(mpicoll_test_env name)
+  if(ARGN)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${ARGN}")
+  endif()
+  if(NOT CMAKE_VERSION VERSION_LESS 3.22)
+    set(_mods)
+    foreach(_knob IN LISTS MPICOLL_TEST_KNOBS)
+      if(NOT "${ARGN}" MATCHES "(^|;)${_knob}=")
+        list(APPEND _mods "${_knob}=unset:")
+      endif()
+    endforeach()
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT_MODIFICATION "${_mods}")
+  endif()
+endfunction()
