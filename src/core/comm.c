@@ -197,16 +197,6 @@ static long ranks_per_node(void)
     return *end || errno || k < 1 || k > INT_MAX ? -1 : k;
 }
 
-/* FNV-1a, 64 bits. */
-static uint64_t digest(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211u;
-    return h;
-}
-
 #define SETTINGS 32
 
 /* The variable's text on this rank, quoted, or "unset". */
@@ -274,13 +264,13 @@ int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
     long k = ranks_per_node();
     const char *rpn = getenv("MPICOLL_RANKS_PER_NODE");
     names[n] = "MPICOLL_RANKS_PER_NODE";
-    d[n++] = k >= 0 ? (uint64_t)k : digest(rpn, strlen(rpn));
+    d[n++] = k >= 0 ? (uint64_t)k : settings_digest(DIGEST_INIT, rpn, strlen(rpn));
     /* a disabled rank runs none of it: where all are, nothing else counts */
     for (int i = 1; disabled && i < n; i++)
         d[i] = 0;
     /* all equal exactly when the AND of every hash and of every
      * complement leaves no bit unset in one or the other */
-    const uint64_t h = digest(d, (size_t)n * sizeof *d);
+    const uint64_t h = settings_digest(DIGEST_INIT, d, (size_t)n * sizeof *d);
     uint64_t both[3] = { h, ~h, known && *known ? ~(uint64_t)0 : 0 };
     int rc = PMPI_Allreduce(MPI_IN_PLACE, both, 3, MPI_UINT64_T, MPI_BAND, comm);
     if (known)

@@ -61,6 +61,11 @@ int select_verbose(void);
  * count returned (at most max). */
 int select_settings(const char **names, uint64_t *digests, int max);
 
+/* FNV-1a, 64 bits: h = DIGEST_INIT, then the bytes of each piece in turn
+ * (the settings' digests that every rank compares). */
+#define DIGEST_INIT 14695981039346656037u
+uint64_t settings_digest(uint64_t h, const void *p, size_t n);
+
 /* Prints "mpicoll: error: ..." on stderr (used on rank 0 of a failing call). */
 void mpicoll_print_error(const char *msg);
 

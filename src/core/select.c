@@ -108,8 +108,7 @@ static void load_builtin(void)
     free(all);
 }
 
-/* FNV-1a, 64 bits. */
-static uint64_t digest(uint64_t h, const void *p, size_t n)
+uint64_t settings_digest(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
@@ -119,7 +118,7 @@ static uint64_t digest(uint64_t h, const void *p, size_t n)
 
 static uint64_t digest_str(const char *s)
 {
-    return digest(14695981039346656037u, s, strlen(s));
+    return settings_digest(DIGEST_INIT, s, strlen(s));
 }
 
 static void load_file(const char *path)
@@ -532,7 +531,7 @@ int select_settings(const char **names, uint64_t *d, int max)
         else if (cfg.nb[i])
             d[n] = 1;
         else if (cfg.forced[i])
-            d[n] = digest(digest_str(cfg.forced[i]->name), cfg.forced_params[i],
+            d[n] = settings_digest(digest_str(cfg.forced[i]->name), cfg.forced_params[i],
                           sizeof cfg.forced_params[i]);
         else
             d[n] = 0;   /* unset, auto or 0: the rules decide */
