@@ -20,8 +20,9 @@
  * reverse rank order). Each call runs on buffers with a sentinel in gaps
  * and in guard zones on both sides, through mpicoll_<coll>_with(algorithm),
  * and the whole allocation must equal the reference: the same call through
- * the MPI library on a copy (MPI_Allgather, MPI_Alltoall, MPI_Bcast; this
- * program is not linked with the preload library), or for the reductions
+ * the MPI library on a copy (MPI_Iallgather, MPI_Ialltoall, MPI_Ibcast,
+ * completed by yield_wait; this program is not linked with the preload
+ * library), or for the reductions
  * the sums computed here and written through MPI_Unpack. Where the MPI
  * library refuses a call, mpicoll may take it; it must never refuse one
  * the library takes. The mode
@@ -31,6 +32,8 @@
  */
 #include <mpi.h>
 #include <mpicoll.h>
+
+#include "yield_wait.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,12 +260,15 @@ static void run_block(const call *c, MPI_Comm comm, int alltoall)
     tb_copy(&got, &want);
     const void *sb = c->inplace ? MPI_IN_PLACE : s.buf;
     int rw, rg;
+    MPI_Request req;
     if (alltoall) {
-        rw = MPI_Alltoall(sb, scount, sl->type, want.buf, rcount, rl->type, comm);
+        rw = yield_wait(MPI_Ialltoall(sb, scount, sl->type, want.buf, rcount, rl->type, comm,
+                                      &req), &req);
         rg = mpicoll_alltoall_with(c->algo, sb, scount, sl->type, got.buf, rcount, rl->type,
                                    comm);
     } else {
-        rw = MPI_Allgather(sb, scount, sl->type, want.buf, rcount, rl->type, comm);
+        rw = yield_wait(MPI_Iallgather(sb, scount, sl->type, want.buf, rcount, rl->type, comm,
+                                       &req), &req);
         rg = mpicoll_allgather_with(c->algo, sb, scount, sl->type, got.buf, rcount, rl->type,
                                     comm);
     }
@@ -329,9 +335,10 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
     }
     const void *sb = c->inplace ? MPI_IN_PLACE : s.buf;
     int rw = MPI_SUCCESS, rg = MPI_SUCCESS;
+    MPI_Request req;
     switch (which) {
     case BCAST:
-        rw = MPI_Bcast(want.buf, count, l->type, root, comm);
+        rw = yield_wait(MPI_Ibcast(want.buf, count, l->type, root, comm, &req), &req);
         rg = mpicoll_bcast_with(c->algo, got.buf, count, l->type, root, comm);
         break;
     case REDUCE:
