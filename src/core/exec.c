@@ -151,6 +151,12 @@ static void find_oversubscribed(void)
     oversubscribed = cores > 0 && ranks > cores;
 }
 
+int exec_wait_yields(void)
+{
+    pthread_once(&oversubscribed_once, find_oversubscribed);
+    return oversubscribed;
+}
+
 /* A blocking wait on an oversubscribed node tests and yields the
  * processor between tests, as Open MPI's mpi_yield_when_idle does: the
  * rank it waits for may need this core (MPICH's MPI_Waitall spins, and 8
@@ -160,8 +166,7 @@ static int wait_round(exec_state *x, int blocking, int *flag)
     *flag = 1;
     if (x->nreq == 0)
         return MPI_SUCCESS;
-    pthread_once(&oversubscribed_once, find_oversubscribed);
-    if (blocking && !oversubscribed)
+    if (blocking && !exec_wait_yields())
         return PMPI_Waitall((int)x->nreq, x->reqs, MPI_STATUSES_IGNORE);
     for (;;) {
         int rc = PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);

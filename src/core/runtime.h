@@ -256,6 +256,10 @@ typedef struct exec_state {
  * segment (x->shm, set before). */
 void exec_begin(exec_state *x);
 int exec_progress(exec_state *x, int blocking, int *done);
+/* Whether blocking waits test and yield the processor (the launcher says
+ * this node runs more ranks than it has processors) rather than block in
+ * the MPI library, whose waits may spin (MPICH's do). */
+int exec_wait_yields(void);
 
 /* ---- datatypes ---------------------------------------------------------- */
 
