@@ -4,12 +4,11 @@
 # on a failure, exits 77 for a part that cannot run here (skipped).
 set -u
 case=$1 mpiexec=$2 mpicoll=$3 faulty=$4
+read -ra flags <<< "${TEST_LAUNCH_FLAGS:-}" # cmake/mpi_launch.cmake's
 if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
-  flags=(--allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1)
   env_flag() { echo "-x $1"; }
   env_set() { echo "-x $1=$2"; }
 else
-  flags=()
   env_flag() { :; } # MPICH's mpiexec passes the whole environment on
   env_set() { echo "-genv $1 $2"; }
 fi

@@ -7,11 +7,11 @@
 # (no hang).
 set -u
 mpiexec=$1 np=$2 app=$3 lib=$4
+read -ra flags <<< "${TEST_LAUNCH_FLAGS:-}" # cmake/mpi_launch.cmake's
+launch=("$mpiexec" "${flags[@]}" -n "$np")
 if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
-  launch=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n "$np")
   preload=(-x LD_PRELOAD="$lib" -x MPICOLL_VERBOSE -x MPICOLL_DISABLE)
 else
-  launch=("$mpiexec" -n "$np")
   preload=(-genv LD_PRELOAD "$lib")
 fi
 dir=$(mktemp -d)
@@ -38,8 +38,7 @@ diff -u "$dir/native" "$dir/off" || fail "results differ with MPICOLL_DISABLE=1"
 if [ "$np" -ge 2 ]; then
   # rank 0 alone disabled: an MPMD command line, the same program twice
   if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
-    mixed=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1
-           -n 1 -x LD_PRELOAD="$lib" -x MPICOLL_DISABLE=1 "$app"
+    mixed=("$mpiexec" "${flags[@]}" -n 1 -x LD_PRELOAD="$lib" -x MPICOLL_DISABLE=1 "$app"
            : -n $((np - 1)) -x LD_PRELOAD="$lib" "$app")
   else
     mixed=("$mpiexec" -genv LD_PRELOAD "$lib" -n 1 -env MPICOLL_DISABLE 1 "$app" :
