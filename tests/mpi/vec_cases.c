@@ -157,6 +157,11 @@ static int layout_ok(const struct vcase *c, const char *coll_name)
     MPI_Aint lb, extent;
     MPI_Type_size(c->l->type, &size);
     MPI_Type_get_extent(c->l->type, &lb, &extent);
+    if (vc_ext_bytes(c) > VC_MAX_EXT) {
+        printf("FAIL %s: test setup: type %s has %zu bytes of extent, more than VC_MAX_EXT\n",
+               coll_name, c->l->name, vc_ext_bytes(c));
+        return 0;
+    }
     if (lb != 0 || (size_t)extent != vc_ext_bytes(c)
         || (size_t)size != (size_t)c->l->ndata * vc_dsize(c->kind)) {
         printf("FAIL %s: test setup: type %s has lb=%ld extent=%ld size=%d, expected lb=0"
@@ -195,6 +200,7 @@ int vc_types_create(const char *coll_name)
 
 void vc_types_free(void)
 {
+    vc_images_free();
     MPI_Type_free(&l_mat.type);
     MPI_Type_free(&l_c3.type);
     MPI_Type_free(&l_dvec.type);
@@ -320,61 +326,116 @@ static union item value(const struct vcase *c, int p, int src, size_t g)
 
 /* Writes elements e0 .. e0+n-1 of rank src's vector (src < 0: the
  * reduction) at base, element e0 first. */
-/* The reductions (src < 0) cost p items each and are the same for every
- * algorithm and mode: the last ones computed on this communicator size
- * are kept (the sweep runs one matrix per algorithm on the same size). */
-struct red {
-    const struct vcase *c;
-    size_t e0, n;
-    unsigned char *items;   /* n * ndata items of vc_dsize bytes */
-};
-static struct red reds[48];
-static int nreds, reds_p;
-
-static const unsigned char *reduction(const struct vcase *c, int p, size_t e0, size_t n)
-{
-    const size_t nd = (size_t)c->l->ndata, ds = vc_dsize(c->kind);
-    struct red *r;
-    if (p != reds_p || nreds == (int)(sizeof reds / sizeof reds[0])) {
-        for (int i = 0; i < nreds; i++)
-            free(reds[i].items);
-        nreds = 0;
-        reds_p = p;
-    }
-    for (int i = 0; i < nreds; i++)
-        if (reds[i].c == c && reds[i].e0 == e0 && reds[i].n == n)
-            return reds[i].items;
-    r = &reds[nreds];
-    r->items = malloc(n * nd * ds + 1);
-    if (!r->items)
-        return NULL;
-    for (size_t g = 0; g < n * nd; g++) {
-        union item x = value(c, p, -1, e0 * nd + g);
-        memcpy(r->items + g * ds, &x, ds);
-    }
-    r->c = c;
-    r->e0 = e0;
-    r->n = n;
-    nreds++;
-    return r->items;
-}
-
 void vc_place(unsigned char *base, const struct vcase *c, int p, int src, size_t e0,
               size_t n)
 {
     const size_t is = vc_isize(c->kind), ext = vc_ext_bytes(c), nd = (size_t)c->l->ndata;
     const size_t ds = vc_dsize(c->kind);
-    const unsigned char *red = src < 0 ? reduction(c, p, e0, n) : NULL;
     for (size_t e = 0; e < n; e++)
         for (size_t k = 0; k < nd; k++) {
-            unsigned char *at = base + e * ext + (size_t)c->l->offs[k] * is;
-            if (red) {
-                memcpy(at, red + (e * nd + k) * ds, ds);
-            } else {
-                union item x = value(c, p, src, (e0 + e) * nd + k);
-                memcpy(at, &x, ds);
-            }
+            union item x = value(c, p, src, (e0 + e) * nd + k);
+            memcpy(base + e * ext + (size_t)c->l->offs[k] * is, &x, ds);
         }
+}
+
+/* ---- the images' cache ----------------------------------------------------------- */
+
+/* The images (vc_image) are the same for every algorithm and mode: the
+ * sweep runs one matrix per algorithm on the same communicator, so each is
+ * computed once per communicator size (a reduction costs p items per
+ * item) and copied after. All are dropped when p changes; within a size
+ * the least recently used go beyond IMG_BUDGET bytes or IMG_MAX images.
+ * (One communicator's matrix needs under 30 MB: the largest count's
+ * images of the six main cases, three roots for bcast.) */
+enum { IMG_MAX = 512 };
+#define IMG_BUDGET ((size_t)48 << 20)
+
+struct img {
+    const struct vcase *c;
+    int src, fill;
+    size_t e0, n;
+    unsigned char *bytes;     /* n elements: vc_ext_bytes(c) * n bytes */
+    unsigned long used;       /* LRU clock */
+    unsigned long epoch;      /* vc_image_epoch at the last use: kept until the next */
+};
+static struct img imgs[IMG_MAX];
+static int nimgs, imgs_p = -1;
+static size_t imgs_bytes;
+static unsigned long imgs_clock, imgs_epoch = 1;
+
+void vc_image_epoch(void)
+{
+    imgs_epoch++;
+}
+
+void vc_images_free(void)
+{
+    for (int i = 0; i < nimgs; i++)
+        free(imgs[i].bytes);
+    nimgs = 0;
+    imgs_bytes = 0;
+    imgs_p = -1;
+}
+
+/* Drops the least recently used image not used since vc_image_epoch.
+ * Returns 0 if there is none. */
+static int img_evict(void)
+{
+    int lru = -1;
+    for (int i = 0; i < nimgs; i++)
+        if (imgs[i].epoch != imgs_epoch && (lru < 0 || imgs[i].used < imgs[lru].used))
+            lru = i;
+    if (lru < 0)
+        return 0;
+    imgs_bytes -= vc_ext_bytes(imgs[lru].c) * imgs[lru].n;
+    free(imgs[lru].bytes);
+    imgs[lru] = imgs[--nimgs];
+    return 1;
+}
+
+const unsigned char *vc_image(const struct vcase *c, int p, int src, size_t e0, size_t n,
+                              unsigned char fill)
+{
+    static const unsigned char none[1];
+    const size_t size = vc_ext_bytes(c) * n;
+    struct img *m;
+    if (size == 0)
+        return none;
+    /* every byte is an item's data: the fill shows nowhere */
+    const int f = (size_t)c->l->ndata * vc_dsize(c->kind) == vc_ext_bytes(c) ? -1 : fill;
+    if (p != imgs_p) {
+        vc_images_free();
+        imgs_p = p;
+    }
+    for (int i = 0; i < nimgs; i++) {
+        m = &imgs[i];
+        if (m->c == c && m->src == src && m->e0 == e0 && m->n == n && m->fill == f) {
+            m->used = ++imgs_clock;
+            m->epoch = imgs_epoch;
+            return m->bytes;
+        }
+    }
+    if (size > IMG_BUDGET)
+        return NULL;
+    while (nimgs == IMG_MAX || imgs_bytes + size > IMG_BUDGET)
+        if (!img_evict())
+            return NULL;
+    m = &imgs[nimgs];
+    m->bytes = malloc(size);
+    if (!m->bytes)
+        return NULL;
+    memset(m->bytes, fill, size);
+    vc_place(m->bytes, c, p, src, e0, n);
+    m->c = c;
+    m->src = src;
+    m->fill = f;
+    m->e0 = e0;
+    m->n = n;
+    m->used = ++imgs_clock;
+    m->epoch = imgs_epoch;
+    imgs_bytes += size;
+    nimgs++;
+    return m->bytes;
 }
 
 void vc_mark(unsigned char *mask, const struct vcase *c, size_t n, int data)

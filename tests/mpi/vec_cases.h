@@ -14,6 +14,7 @@
 enum {
     VC_SENTINEL = 0xA5,   /* every receive byte the collective must not write */
     VC_SEND_GAP = 0x5A,   /* the gaps of the send buffer */
+    VC_MAX_EXT = 64,      /* bytes of the largest element (vc_ext_bytes) */
 };
 
 /* The basic items of the cases. K_MAT is one 2x2 int matrix (4 ints),
@@ -80,6 +81,18 @@ void vc_types_free(void);
 /* Writes elements e0 .. e0+n-1 of rank src's vector (src < 0: the
  * reduction over p ranks in rank order) at base, element e0 first. */
 void vc_place(unsigned char *base, const struct vcase *c, int p, int src, size_t e0, size_t n);
+
+/* The same n elements laid over n * vc_ext_bytes(c) bytes of `fill` (its
+ * gaps and padding), from a cache of the images of this communicator size
+ * (vec_cases.c), or NULL if it cannot hold it (no memory): the caller then
+ * makes it with memset and vc_place. Valid until the first call of
+ * vc_image after the next vc_image_epoch (each call of the test calls it
+ * first), a call with another p, or vc_images_free. */
+const unsigned char *vc_image(const struct vcase *c, int p, int src, size_t e0, size_t n,
+                              unsigned char fill);
+void vc_image_epoch(void);
+/* Frees the cache (vc_types_free does). */
+void vc_images_free(void);
 
 /* mask: M_DATA where an item's data is, M_PAD where its padding is (never
  * compared), M_KEEP elsewhere (must keep the sentinel). n elements. */

@@ -5,10 +5,10 @@
 #include "vec_check.h"
 #include "vec_cases.h"
 #include "block_check.h" /* bc_split_comm, bc_world_*, bc_fail_line, bc_fault */
+#include "yield_wait.h"
 
 #include <mpicoll.h>
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,28 +45,153 @@ static void prefix(char *out, size_t len, const struct vc_call *v, int rank, int
              v->n, v->inplace, root, rank, bc_world_rank());
 }
 
-/* Compares the receive image (GUARD bytes, nbytes of buffer, GUARD bytes)
- * with want under mask; one FAIL line for the first wrong place. */
-static int compare(const char *pre, const struct vcase *c, const unsigned char *got,
-                   const unsigned char *want, const unsigned char *mask, size_t nbytes)
+/* What the receive image (GUARD bytes, nbytes of buffer, GUARD bytes) must
+ * hold after the call: the first n1 elements the wanted data (want: n1
+ * elements over sentinels, vc_image), compared (mask vc_mark(.., 1)); the
+ * next n0 elements undefined (vc_mark(.., 0): only their gaps must keep the
+ * sentinel); every other byte the sentinel. The mask of the byte is the
+ * element's (pat[1], pat[0]: one element's mask), and it is the same image
+ * and mask byte for byte as a whole-buffer mask of vc_mark would be. */
+struct want {
+    const struct vcase *c;
+    const unsigned char *data;  /* n1 elements */
+    size_t ext, is, n1end, n0end, nbytes;  /* n1end, n0end: byte offsets in recvbuf */
+    unsigned char pat[2][VC_MAX_EXT];
+    /* per pattern: the runs of bytes that are not M_PAD (start, length) */
+    size_t runs[2][VC_MAX_EXT][2];
+    int nruns[2];
+};
+
+static unsigned char sentinels[4096];   /* VC_SENTINEL (want_init) */
+
+static unsigned char mask_at(const struct want *w, size_t b)
 {
-    const size_t total = nbytes + 2 * GUARD, is = vc_isize(c->kind), ext = vc_ext_bytes(c);
+    size_t off = b - GUARD;
+    if (b < GUARD || off >= w->n0end)
+        return M_KEEP;
+    return w->pat[off < w->n1end][off % w->ext];
+}
+
+/* The wanted byte b (the sentinel outside the data). */
+static const unsigned char *want_at(const struct want *w, size_t b)
+{
+    size_t off = b - GUARD;
+    return b >= GUARD && off < w->n1end ? w->data + off : sentinels;
+}
+
+static void want_init(struct want *w, const struct vcase *c, const unsigned char *data,
+                      size_t n1, size_t n0, size_t nbytes)
+{
+    if (sentinels[0] != VC_SENTINEL)
+        memset(sentinels, VC_SENTINEL, sizeof sentinels);
+    w->c = c;
+    w->data = data;
+    w->ext = vc_ext_bytes(c);
+    w->is = vc_isize(c->kind);
+    w->n1end = n1 * w->ext;
+    w->n0end = (n1 + n0) * w->ext;
+    w->nbytes = nbytes;
+    for (int d = 0; d < 2; d++) {
+        vc_mark(w->pat[d], c, 1, d);
+        w->nruns[d] = 0;
+        for (size_t b = 0; b < w->ext; b++) {
+            if (w->pat[d][b] == M_PAD)
+                continue;
+            if (b > 0 && w->pat[d][b - 1] != M_PAD) {
+                w->runs[d][w->nruns[d] - 1][1]++;
+            } else {
+                w->runs[d][w->nruns[d]][0] = b;
+                w->runs[d][w->nruns[d]][1] = 1;
+                w->nruns[d]++;
+            }
+        }
+    }
+}
+
+/* got[0..len) equals want (NULL: the sentinel). */
+static int same(const unsigned char *got, const unsigned char *want, size_t len)
+{
+    if (want)
+        return memcmp(got, want, len) == 0;
+    for (size_t at = 0; at < len; at += sizeof sentinels) {
+        size_t k = len - at < sizeof sentinels ? len - at : sizeof sentinels;
+        if (memcmp(got + at, sentinels, k) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether elements [e0, e1) of one mask pattern d (want: their wanted bytes,
+ * NULL: sentinels) are right for certain: every byte but the padding as
+ * wanted (exact items equal, inexact ones within any tolerance). */
+static int clean(const struct want *w, int d, const unsigned char *got,
+                 const unsigned char *want, size_t e0, size_t e1)
+{
+    const size_t ext = w->ext;
+    if (w->nruns[d] == 1 && w->runs[d][0][1] == ext)  /* no padding: one block */
+        return same(got + e0 * ext, want ? want + e0 * ext : NULL, (e1 - e0) * ext);
+    for (size_t e = e0; e < e1; e++)
+        for (int r = 0; r < w->nruns[d]; r++) {
+            size_t at = e * ext + w->runs[d][r][0];
+            if (!same(got + at, want ? want + at : NULL, w->runs[d][r][1]))
+                return 0;
+        }
+    return 1;
+}
+
+/* Compares the receive image (GUARD bytes, nbytes of buffer, GUARD bytes)
+ * with w; one FAIL line for the first wrong place. Byte by byte where a
+ * block of elements is not all as wanted (the test's mask, the first wrong
+ * place, the count of wrong places), one memcmp where it is. */
+static int compare(const char *pre, const struct want *w, const unsigned char *got)
+{
+    const struct vcase *c = w->c;
+    const size_t nbytes = w->nbytes, total = nbytes + 2 * GUARD, is = w->is, ext = w->ext;
+    const size_t chunk = 4096 / ext > 0 ? 4096 / ext : 1;   /* elements */
     size_t first = total, nwrong = 0;
     char where[160], exp[128], act[128];
+    /* the blocks: the guard before, the compared elements, the undefined
+     * ones, the rest of the buffer and the guard after */
+    size_t at = 0;
 
-    for (size_t b = 0; b < total; b++) {
-        int bad;
-        if (mask[b] == M_KEEP)
-            bad = got[b] != VC_SENTINEL;
-        else if (mask[b] == M_DATA && (b - GUARD) % is == 0)
-            bad = !vc_item_equal(c, got + b, want + b); /* the first byte of an item */
-        else
-            continue;
-        if (bad) {
-            if (first == total)
-                first = b;
-            nwrong++;
+    while (at < total) {
+        size_t end;
+        if (at < GUARD) {
+            end = GUARD;
+            if (same(got, NULL, GUARD)) {
+                at = end;
+                continue;
+            }
+        } else if (at - GUARD < w->n0end) {
+            const int d = at - GUARD < w->n1end;
+            const size_t e = (at - GUARD) / ext, elast = (d ? w->n1end : w->n0end) / ext;
+            const size_t e1 = elast - e < chunk ? elast : e + chunk;
+            end = GUARD + e1 * ext;
+            if (clean(w, d, got + GUARD, d ? w->data : NULL, e, e1)) {
+                at = end;
+                continue;
+            }
+        } else {
+            end = total;
+            if (same(got + at, NULL, total - at))
+                break;
         }
+        for (size_t b = at; b < end; b++) {
+            const unsigned char mk = mask_at(w, b);
+            int bad;
+            if (mk == M_KEEP)
+                bad = got[b] != VC_SENTINEL;
+            else if (mk == M_DATA && (b - GUARD) % is == 0)
+                bad = !vc_item_equal(c, got + b, want_at(w, b)); /* the first byte of an item */
+            else
+                continue;
+            if (bad) {
+                if (first == total)
+                    first = b;
+                nwrong++;
+            }
+        }
+        at = end;
     }
     if (nwrong == 0)
         return 0;
@@ -81,18 +206,18 @@ static int compare(const char *pre, const struct vcase *c, const unsigned char *
         for (int i = 0; i < c->l->ndata; i++)
             if ((size_t)c->l->offs[i] == o)
                 k = i;
-        if (k < 0 || mask[first] == M_KEEP)
+        if (k < 0 || mask_at(w, first) == M_KEEP)
             snprintf(where, sizeof where, "element %zu, gap at byte %zu of the element", e,
                      off % ext);
         else
             snprintf(where, sizeof where, "element %zu, item %d (basic item %zu)", e, k,
                      e * (size_t)c->l->ndata + (size_t)k);
     }
-    if (mask[first] == M_KEEP) {
+    if (mask_at(w, first) == M_KEEP) {
         snprintf(exp, sizeof exp, "the sentinel 0x%02x", VC_SENTINEL);
         snprintf(act, sizeof act, "0x%02x", got[first]);
     } else {
-        vc_describe(exp, sizeof exp, c, want + first);
+        vc_describe(exp, sizeof exp, c, want_at(w, first));
         vc_describe(act, sizeof act, c, got + first);
     }
     fail_line("%s first wrong element: %s: expected %s, got %s (%zu wrong places in all)\n",
@@ -110,6 +235,24 @@ static int report_error(const char *pre, int err)
     return 1;
 }
 
+/* n elements of rank src's vector (src < 0: the reduction) from element
+ * e0 over `fill`: the cache's image, else one made in *own (freed by the
+ * caller). NULL if out of memory. */
+static const unsigned char *image(const struct vcase *c, int p, int src, size_t e0, size_t n,
+                                  unsigned char fill, unsigned char **own)
+{
+    const size_t size = vc_ext_bytes(c) * n;
+    const unsigned char *img = vc_image(c, p, src, e0, n, fill);
+    if (img)
+        return img;
+    *own = malloc(size + 1);
+    if (!*own)
+        return NULL;
+    memset(*own, fill, size);
+    vc_place(*own, c, p, src, e0, n);
+    return *own;
+}
+
 int vc_run(const struct vc_call *v)
 {
     const struct vcase *c = &vc_cases[v->case_index];
@@ -117,16 +260,20 @@ int vc_run(const struct vc_call *v)
     const MPI_Op op = v->coll == VC_BCAST ? MPI_OP_NULL : vc_mpi_op(c->op);
     int rank, p, err = MPI_SUCCESS, failed = 1;
     size_t sn, rn, rbytes, total;   /* send / receive elements */
-    unsigned char *sbuf = NULL, *scopy = NULL, *rraw = NULL, *want = NULL, *mask = NULL;
+    size_t n1 = n, n0 = 0;          /* elements compared, undefined after */
+    unsigned char *sbuf = NULL, *rraw = NULL, *own[3] = { NULL, NULL, NULL };
+    const unsigned char *sref = NULL, *rinit = NULL, *wdata = NULL;
     unsigned char *root_copy = NULL;
     char pre[512];
     void *rbuf;
-    int is_root;
+    int is_root, send_used, placed;
+    struct want w;
 
     MPI_Comm_rank(v->comm, &rank);
     MPI_Comm_size(v->comm, &p);
     prefix(pre, sizeof pre, v, rank, p);
     is_root = v->root < 0 || rank == v->root;
+    vc_image_epoch();
 
     /* sizes: the receive buffer holds what MPI says it holds at entry in
      * place (p blocks for reduce_scatter_block) */
@@ -134,52 +281,61 @@ int vc_run(const struct vc_call *v)
     rn = v->coll == VC_REDUCE_SCATTER_BLOCK && v->inplace ? (size_t)p * n : n;
     rbytes = rn * ext;
     total = rbytes + 2 * GUARD;
-    sbuf = malloc(sn * ext + 1);
-    scopy = malloc(sn * ext + 1);
+    /* the send buffer is the collective's (and checked after) unless in
+     * place at this rank; bcast has none */
+    send_used = v->coll != VC_BCAST && !(v->inplace && is_root);
+    placed = v->coll == VC_BCAST ? rank == v->root : v->inplace && is_root;
+
+    /* The images: send data (one more byte of VC_SEND_GAP past it), the
+     * receive buffer at entry, and what it must hold after, the same for
+     * every algorithm (vc_image's cache). Taken before any buffer. */
+    if (send_used)
+        sref = image(c, p, rank, 0, sn, VC_SEND_GAP, &own[0]);
+    if (placed)
+        rinit = image(c, p, v->coll == VC_BCAST ? v->root : rank, 0, rn, VC_SENTINEL, &own[1]);
+    switch (v->coll) {
+    case VC_ALLREDUCE:
+        wdata = image(c, p, -1, 0, n, VC_SENTINEL, &own[2]);
+        break;
+    case VC_REDUCE:
+        if (is_root) {
+            wdata = image(c, p, -1, 0, n, VC_SENTINEL, &own[2]);
+        } else {
+            wdata = sentinels;  /* none: every byte must keep the sentinel */
+            n1 = 0;
+        }
+        break;
+    case VC_BCAST:
+        wdata = image(c, p, v->root, 0, n, VC_SENTINEL, &own[2]);
+        break;
+    case VC_REDUCE_SCATTER_BLOCK:
+        wdata = image(c, p, -1, (size_t)rank * n, n, VC_SENTINEL, &own[2]);
+        n0 = rn - n;  /* in place: the other blocks' data is undefined after */
+        break;
+    }
+    want_init(&w, c, wdata, n1, n0, rbytes);
+
+    sbuf = send_used ? malloc(sn * ext + 1) : NULL;
     rraw = malloc(total);
-    want = malloc(total);
-    mask = malloc(total);
-    if (!sbuf || !scopy || !rraw || !want || !mask) {
+    if ((send_used && !sbuf) || !rraw || (send_used && !sref) || (placed && !rinit) || !wdata) {
         fail_line("%s test setup: out of memory\n", pre);
         goto out;
     }
     rbuf = rraw + GUARD;
 
-    /* send data (bcast: the root's buffer at entry) */
-    memset(sbuf, VC_SEND_GAP, sn * ext + 1);
-    vc_place(sbuf, c, p, v->coll == VC_BCAST ? v->root : rank, 0, sn);
-    memcpy(scopy, sbuf, sn * ext + 1);
+    /* send data */
+    if (send_used) {
+        memcpy(sbuf, sref, sn * ext);
+        sbuf[sn * ext] = VC_SEND_GAP;
+    }
 
     /* the receive buffer at entry */
-    memset(rraw, VC_SENTINEL, total);
-    if (v->coll == VC_BCAST ? rank == v->root : v->inplace && is_root)
-        vc_place(rbuf, c, p, v->coll == VC_BCAST ? v->root : rank, 0, rn);
-
-    /* what it must hold after */
-    memset(want, VC_SENTINEL, total);
-    memset(mask, M_KEEP, total);
-    switch (v->coll) {
-    case VC_ALLREDUCE:
-        vc_place(want + GUARD, c, p, -1, 0, n);
-        vc_mark(mask + GUARD, c, n, 1);
-        break;
-    case VC_REDUCE:
-        if (is_root) {
-            vc_place(want + GUARD, c, p, -1, 0, n);
-            vc_mark(mask + GUARD, c, n, 1);
-        }
-        break;
-    case VC_BCAST:
-        vc_place(want + GUARD, c, p, v->root, 0, n);
-        vc_mark(mask + GUARD, c, n, 1);
-        break;
-    case VC_REDUCE_SCATTER_BLOCK:
-        vc_place(want + GUARD, c, p, -1, (size_t)rank * n, n);
-        vc_mark(mask + GUARD, c, n, 1);
-        if (rn > n) /* in place: the other blocks' data is undefined after */
-            vc_mark(mask + GUARD + n * ext, c, rn - n, 0);
-        break;
-    }
+    memset(rraw, VC_SENTINEL, GUARD);
+    if (placed)
+        memcpy(rbuf, rinit, rbytes);
+    else
+        memset(rbuf, VC_SENTINEL, rbytes);
+    memset(rraw + GUARD + rbytes, VC_SENTINEL, GUARD);
 
     switch (v->coll) {
     case VC_ALLREDUCE:
@@ -212,10 +368,7 @@ int vc_run(const struct vc_call *v)
         /* tested and yielding: MPICH's blocking calls spin, and with 8
          * ranks on 2 cores the root may need this rank's core */
         MPI_Request req;
-        int done = 0;
-        MPI_Ibcast(root_copy, (int)rbytes, MPI_BYTE, 0, v->comm, &req);
-        while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
-            sched_yield();
+        yield_wait(MPI_Ibcast(root_copy, (int)rbytes, MPI_BYTE, 0, v->comm, &req), &req);
     }
 
     if (err != MPI_SUCCESS) {
@@ -237,7 +390,7 @@ int vc_run(const struct vc_call *v)
         bc_fault(coll_name, v->spec,
                  (unsigned char *)rbuf + (size_t)c->l->offs[0] * vc_isize(c->kind),
                  vc_dsize(c->kind));
-    if (compare(pre, c, rraw, want, mask, rbytes))
+    if (compare(pre, &w, rraw))
         goto out;
     if (root_copy) {
         for (size_t e = 0; e < n; e++)
@@ -254,23 +407,22 @@ int vc_run(const struct vc_call *v)
                 }
             }
     }
-    if (v->coll != VC_BCAST && !(v->inplace && is_root)
-        && memcmp(sbuf, scopy, sn * ext + 1) != 0) {
+    /* the send buffer must come back unchanged, the byte past it too */
+    if (send_used && (memcmp(sbuf, sref, sn * ext) != 0 || sbuf[sn * ext] != VC_SEND_GAP)) {
         size_t i = 0;
-        while (sbuf[i] == scopy[i])
+        while (i < sn * ext && sbuf[i] == sref[i])
             i++;
         fail_line("%s the send buffer was modified at byte %zu (0x%02x -> 0x%02x)\n", pre, i,
-                  scopy[i], sbuf[i]);
+                  i < sn * ext ? sref[i] : VC_SEND_GAP, sbuf[i]);
         goto out;
     }
     failed = 0;
 out:
     fflush(stdout);
     free(sbuf);
-    free(scopy);
     free(rraw);
-    free(want);
-    free(mask);
+    for (int i = 0; i < 3; i++)
+        free(own[i]);
     free(root_copy);
     return failed;
 }
