@@ -175,39 +175,56 @@ void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_
     }
 }
 
-int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n, size_t esize,
-             size_t tmp_off)
+/* The group of the fold that `rank` (< the groups' end) is in: its first
+ * and top ranks. */
+static void fold_group(int rank, int k, int end, int *first, int *top)
 {
-    const int rem = p - pat_pof2_below(p);
+    const long long f = (long long)(rank / k) * k, t = f + k - 1;
+    *first = (int)f;
+    *top = (int)(t < end ? t : end - 1);
+}
+
+int pat_fold_k(plan *pl, int p, int rank, int k, pat_ref src, pat_ref work, size_t n,
+               size_t esize, size_t tmp_off)
+{
+    const int rem = p - pat_pofk_below(p, k), end = rem + pat_fold_groups(rem, k);
     const size_t bytes = n * esize;
-    int nr = rank - rem;
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            plan_send(pl, src.buf, src.off, bytes, rank + 1);
+    int nr = rank - rem, nin = 0;
+    if (rank < end) {
+        int first, top;
+        fold_group(rank, k, end, &first, &top);
+        if (rank != top) {
+            plan_send(pl, src.buf, src.off, bytes, top);
             nr = -1;
         } else {
-            plan_need_tmp(pl, tmp_off + bytes);
-            plan_recv(pl, BUF_TMP, tmp_off, bytes, rank - 1);
-            nr = rank / 2;
+            nin = rank - first;
+            plan_need_tmp(pl, tmp_off + (size_t)nin * bytes);
+            for (int i = 1; i <= nin; i++)
+                plan_recv(pl, BUF_TMP, tmp_off + (size_t)(i - 1) * bytes, bytes, rank - i);
+            nr = rank / k;
         }
     }
     if (nr >= 0)
         plan_copy(pl, src.buf, src.off, work.buf, work.off, bytes);
-    if (nr >= 0 && rank < 2 * rem)
-        plan_reduce(pl, BUF_TMP, tmp_off, work.buf, work.off, bytes);
+    for (int i = 1; i <= nin; i++)
+        plan_reduce(pl, BUF_TMP, tmp_off + (size_t)(i - 1) * bytes, work.buf, work.off, bytes);
     plan_end_round(pl);
     return nr;
 }
 
-void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)
+void pat_unfold_k(plan *pl, int p, int rank, int k, pat_ref work, size_t n, size_t esize)
 {
-    const int rem = p - pat_pof2_below(p);
-    if (rank >= 2 * rem)
+    const int rem = p - pat_pofk_below(p, k), end = rem + pat_fold_groups(rem, k);
+    int first, top;
+    if (rank >= end)
         return;
-    if (rank % 2)
-        plan_send(pl, work.buf, work.off, n * esize, rank - 1);
-    else
-        plan_recv(pl, work.buf, work.off, n * esize, rank + 1);
+    fold_group(rank, k, end, &first, &top);
+    if (rank == top) {
+        for (int i = rank - 1; i >= first; i--)
+            plan_send(pl, work.buf, work.off, n * esize, i);
+    } else {
+        plan_recv(pl, work.buf, work.off, n * esize, top);
+    }
     plan_end_round(pl);
 }
 

@@ -110,33 +110,71 @@ void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, 
  * block r): p - 1 steps. */
 void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
 
-/* ---- recursive doubling on any p (MPICH's non-power-of-two step) ------ */
+/* ---- recursive doubling and multiplying on any p (MPICH's fold) ------- */
 
-/* Largest power of two <= p (p >= 1). */
-static inline int pat_pof2_below(int p)
+/* Largest power of k <= p (p >= 1, k >= 2). */
+static inline int pat_pofk_below(int p, int k)
 {
-    int q = 1;
-    while (2LL * q <= p)
-        q *= 2;
-    return q;
+    long long q = 1;
+    while (q * k <= p)
+        q *= k;
+    return (int)q;
 }
 
-/* The real rank of "new rank" nr after pat_fold: with rem = p - pof2, new
- * ranks below rem are the odd ranks 2nr+1 (each holding itself and the even
- * rank below it), the others rank nr + rem. Ranks stay in order. */
-static inline int pat_fold_real(int nr, int rem) { return nr < rem ? 2 * nr + 1 : nr + rem; }
+/* Largest power of two <= p (p >= 1). */
+static inline int pat_pof2_below(int p) { return pat_pofk_below(p, 2); }
+
+/* The fold of radix k: with rem = p - pofk (pofk = pat_pofk_below), the
+ * first rem + ceil(rem / (k-1)) ranks form groups of k consecutive ranks
+ * (the last group shorter); each group's top rank holds the whole group and
+ * goes on as new rank g (its group), the others sit out. Ranks above the
+ * groups are new rank rank - rem. Ranks stay in order. How many groups: */
+static inline int pat_fold_groups(int rem, int k)
+{
+    return (int)(((long long)rem + k - 2) / (k - 1));
+}
+
+/* The real rank of new rank nr after pat_fold_k. */
+static inline int pat_fold_real_k(int nr, int rem, int k)
+{
+    const int groups = pat_fold_groups(rem, k);
+    const long long top = (long long)nr * k + k - 1;
+    if (nr >= groups)
+        return nr + rem;
+    return (int)(top < rem + groups ? top : rem + groups - 1);
+}
+
+/* The same for k = 2: new ranks below rem are the odd ranks 2nr+1 (each
+ * holding itself and the even rank below it), the others rank nr + rem. */
+static inline int pat_fold_real(int nr, int rem) { return pat_fold_real_k(nr, rem, 2); }
 
 /* One round: the n elements (esize bytes each) at `src` are copied to
- * `work`, and of the first 2·rem ranks the even ones send theirs to the odd
- * rank above, which receives it into TMP at tmp_off (n elements) and
- * reduces it on the left (it is the lower rank's part). Returns the rank's
- * new rank among the pof2 that go on, or -1 for a rank that sits out. */
-int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n, size_t esize,
-             size_t tmp_off);
+ * `work`, and in each group of the fold (see pat_fold_groups) the lower
+ * ranks send theirs to the top rank, which receives them into TMP from
+ * tmp_off (rank top - i at slot i - 1, n elements each) and reduces them on
+ * the left, nearest first: x_first ⊕ (... ⊕ (x_top-1 ⊕ x_top)). Returns the
+ * rank's new rank among the pofk that go on, or -1 for a rank that sits
+ * out. */
+int pat_fold_k(plan *pl, int p, int rank, int k, pat_ref src, pat_ref work, size_t n,
+               size_t esize, size_t tmp_off);
 
-/* The way back: the odd ranks of the first 2·rem send their result (n
- * elements at work) to the even rank below, which receives it there. */
-void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
+/* The way back: each group's top rank sends its result (n elements at
+ * work) to the others of its group, which receive it there. One round. */
+void pat_unfold_k(plan *pl, int p, int rank, int k, pat_ref work, size_t n, size_t esize);
+
+/* pat_fold_k and pat_unfold_k with k = 2 (MPICH's recursive doubling pre-
+ * and post-step): of the first 2·rem ranks, the even ones send to the odd
+ * rank above. */
+static inline int pat_fold(plan *pl, int p, int rank, pat_ref src, pat_ref work, size_t n,
+                           size_t esize, size_t tmp_off)
+{
+    return pat_fold_k(pl, p, rank, 2, src, work, n, esize, tmp_off);
+}
+
+static inline void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)
+{
+    pat_unfold_k(pl, p, rank, 2, work, n, esize);
+}
 
 /* Recursive halving (Rabenseifner's reduce-scatter) among pof2 ranks
  * (new rank nr; real ranks by pat_fold_real with rem): the n elements of

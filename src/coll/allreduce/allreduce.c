@@ -11,6 +11,11 @@ static const algo_param segmented_ring_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+static const algo_param recursive_multiplying_params[] = {
+    { "k", 4, 2, 1 << 20, "radix: whole vectors go to k-1 peers per step" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     { #name, id, aliases, allreduce_##name, restrictions, fallback, params, summary },
