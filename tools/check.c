@@ -436,7 +436,7 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
 {
     for (int r = 0; r < p; r++) {
         plan pl;
-        plan_args args = { .p = p, .rank = r, .block = 1, .node_of = node_of };
+        plan_args args = { .p = p, .rank = r, .block = 1, .esize = 1, .node_of = node_of };
         memcpy(args.param, params, sizeof args.param);
         if (plan_build(&pl, a->build, &args))
             return;
