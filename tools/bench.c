@@ -114,7 +114,9 @@ static void usage(FILE *f)
         "                k_bruck:k=8; Open MPI 4.1's names and ids too, as in\n"
         "                MPICOLL_<COLLECTIVE>), 'all' (every algorithm that runs as\n"
         "                itself on P ranks), 'auto' (what mpicoll's selection runs),\n"
-        "                'native' (the MPI library's own); default native,auto,all\n"
+        "                'native' (the MPI library's own, an algorithm of every\n"
+        "                collective: one column, also under 'all'); default\n"
+        "                native,auto,all\n"
         "  --sweep       'all' also tries each algorithm's parameters (radix, segment\n"
         "                size, requests in flight): the default x 1/4 .. 4 and small\n"
         "                whole values\n"
@@ -443,7 +445,7 @@ static int add_token(struct bench *b, const char *tok, int rank)
     int rc = 0;
 
     if (strcmp(tok, "native") == 0)
-        rc = cases_add(&b->cases, 1, "", opt->mode);
+        rc = cases_add(&b->cases, 1, "native", opt->mode);
     else if (strcmp(tok, "auto") == 0)
         rc = cases_add(&b->cases, 0, "auto", opt->mode);
     else if (strcmp(tok, "all") == 0) {
@@ -468,14 +470,14 @@ static int add_persistent(struct bench *b)
     b->cases = (struct caselist){ 0 };
     for (int i = 0; i < blocking.n && rc == 0; i++) {
         const struct mcase *k = &blocking.v[i];
-        int twin = !k->native && (strcmp(k->spec, "auto") == 0
-                                  || cases_applicable(b->opt.coll->name, k->spec, b->nranks,
-                                                      b->nnodes, MODE_PERSISTENT) == 1);
+        int twin = strcmp(k->spec, "auto") == 0
+                   || cases_applicable(b->opt.coll->name, k->spec, b->nranks, b->nnodes,
+                                       MODE_PERSISTENT) == 1;
 
         rc = cases_add(&b->cases, k->native, k->spec, MODE_BLOCKING);
         if (rc == 0 && twin)
             rc = cases_add(&b->cases, 0, k->spec, MODE_PERSISTENT);
-        else if (!k->native && !twin)
+        else if (!twin)
             note(b, k->spec, MODE_PERSISTENT);
     }
     cases_free(&blocking);

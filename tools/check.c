@@ -26,8 +26,8 @@ static const coll_desc *need_coll(const char *name)
 static const char *restrictions(unsigned r)
 {
     return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even"
-         : r & R_COMMUTATIVE ? "commutative op" : r & R_ONE_NODE ? "shm, one node"
-         : r & R_SHM ? "shm" : "-";
+         : r & R_COMMUTATIVE ? "commutative op" :  r & R_ONE_NODE ? "shm, one node"
+         : r & R_SHM ? "shm" : r & R_NATIVE ? "MPI's own" : "-";
 }
 
 /* An algorithm's parameters as `mpicoll list` shows them. */
@@ -225,6 +225,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     sym_result last = { 0 }, r;
     size_t last_count = 0;
     sym_opts v[MAXV];
+    if (coll_algo_native(a)) {
+        printf("%-20s skipped: %s\n", a->name, NATIVE_NO_PLAN);
+        free(node_of);
+        return 0;
+    }
     if (!node_of)
         return 1;
     for (int i = 0; i < nnp && rc == 0; i++) {
@@ -492,6 +497,10 @@ int mpicoll_cli_show(int argc, char **argv)
     if (p < 1 || p > 36) {
         fprintf(stderr, "mpicoll show: --np must be in 1..36\n");
         return 2;
+    }
+    if (coll_algo_native(a)) {
+        printf("%s native: %s, nothing to show\n", c->name, NATIVE_NO_PLAN);
+        return 0;
     }
     call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
     if (!coll_algo_applies(a, &ci)) {

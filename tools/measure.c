@@ -118,14 +118,14 @@ static long sum_over_ranks(const struct etype *t, int nranks, size_t i)
  * recvcount for allgather and alltoall, recvcount for reduce_scatter_block)
  * in elements of `type`. */
 struct call {
-    const char *spec;        /* NULL: the MPI library's own */
+    const char *spec;        /* the algorithm ("native": the MPI library's own, through
+                              * mpicoll's native path, src/core/native.c) */
     int mode;                /* MODE_PERSISTENT: makes the request */
     const void *sendbuf;     /* or MPI_IN_PLACE */
     void *recvbuf;
     int count;
     MPI_Datatype type;
     MPI_Comm comm;
-    MPI_Request *mreq;       /* the MPI library's non-blocking call */
     mpicoll_request *creq;   /* mpicoll's non-blocking or persistent call */
 };
 
@@ -147,12 +147,6 @@ static int request_call(const struct call *c, const char *coll, MPI_Op op, int r
 
 static int call_allgather(const struct call *c)
 {
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Allgather(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
-                             c->comm);
-    if (c->spec == NULL)
-        return MPI_Iallgather(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
-                              c->comm, c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_allgather_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
                                       c->count, MPI_BYTE, c->comm);
@@ -161,12 +155,6 @@ static int call_allgather(const struct call *c)
 
 static int call_alltoall(const struct call *c)
 {
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Alltoall(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
-                            c->comm);
-    if (c->spec == NULL)
-        return MPI_Ialltoall(c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE,
-                             c->comm, c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_alltoall_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
                                      c->count, MPI_BYTE, c->comm);
@@ -175,11 +163,6 @@ static int call_alltoall(const struct call *c)
 
 static int call_allreduce(const struct call *c)
 {
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Allreduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, c->comm);
-    if (c->spec == NULL)
-        return MPI_Iallreduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, c->comm,
-                              c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_allreduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
                                       MPI_SUM, c->comm);
@@ -188,12 +171,6 @@ static int call_allreduce(const struct call *c)
 
 static int call_reduce(const struct call *c)
 {
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Reduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, BENCH_ROOT,
-                          c->comm);
-    if (c->spec == NULL)
-        return MPI_Ireduce(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, BENCH_ROOT,
-                           c->comm, c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_reduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
                                    MPI_SUM, BENCH_ROOT, c->comm);
@@ -205,10 +182,6 @@ static int call_bcast(const struct call *c)
 {
     struct call b = *c;
 
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Bcast(c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm);
-    if (c->spec == NULL)
-        return MPI_Ibcast(c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm, c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_bcast_with(c->spec, c->recvbuf, c->count, c->type, BENCH_ROOT, c->comm);
     b.sendbuf = MPI_IN_PLACE; /* veccoll_call's form of a broadcast */
@@ -217,12 +190,6 @@ static int call_bcast(const struct call *c)
 
 static int call_reduce_scatter_block(const struct call *c)
 {
-    if (c->spec == NULL && c->mode == MODE_BLOCKING)
-        return MPI_Reduce_scatter_block(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM,
-                                        c->comm);
-    if (c->spec == NULL)
-        return MPI_Ireduce_scatter_block(c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM,
-                                         c->comm, c->mreq);
     if (c->mode == MODE_BLOCKING)
         return mpicoll_reduce_scatter_block_with(c->spec, c->sendbuf, c->recvbuf, c->count,
                                                  c->type, MPI_SUM, c->comm);
@@ -467,12 +434,12 @@ static void refill(const struct meas *m, size_t count)
 }
 
 static struct call call_of(const struct meas *m, const struct mcase *k, size_t count,
-                           MPI_Request *mreq, mpicoll_request *creq)
+                           mpicoll_request *creq)
 {
-    return (struct call){ .spec = k->native ? NULL : k->spec, .mode = k->mode,
+    return (struct call){ .spec = k->spec, .mode = k->mode,
                           .sendbuf = in_place(m) ? MPI_IN_PLACE : m->sendbuf,
                           .recvbuf = m->recvbuf, .count = (int)count, .type = m->type->type,
-                          .comm = m->comm, .mreq = mreq, .creq = creq };
+                          .comm = m->comm, .creq = creq };
 }
 
 /* The per-size state of a case while it is measured. */
@@ -504,9 +471,8 @@ static void compute_for(double seconds)
 static int one_call(const struct meas *m, struct run *r, size_t count, int overlap,
                     double *comp)
 {
-    MPI_Request mreq = MPI_REQUEST_NULL;
     mpicoll_request creq = MPICOLL_REQUEST_NULL;
-    struct call c = call_of(m, r->k, count, &mreq, &creq);
+    struct call c = call_of(m, r->k, count, &creq);
     int rc;
 
     *comp = 0;
@@ -524,7 +490,7 @@ static int one_call(const struct meas *m, struct run *r, size_t count, int overl
     }
     if (rc != MPI_SUCCESS)
         return rc;
-    return r->k->native ? MPI_Wait(&mreq, MPI_STATUS_IGNORE) : mpicoll_wait(&creq);
+    return mpicoll_wait(&creq);
 }
 
 static void sleep_us(long us)
@@ -706,7 +672,7 @@ double meas_size_units(const struct meas *m, const struct mcase *cases, int ncas
  * all ranks agree whether it was made. */
 static int make_persistent(const struct meas *m, struct run *r, size_t count)
 {
-    struct call c = call_of(m, r->k, count, NULL, &r->preq);
+    struct call c = call_of(m, r->k, count, &r->preq);
     int ok = m->coll->call(&c) == MPI_SUCCESS;
 
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, m->harness);

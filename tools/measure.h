@@ -99,8 +99,8 @@ struct result {
 };
 
 struct mcase {
-    int native;        /* the MPI library's own collective */
-    char spec[64];     /* mpicoll: "auto", "name" or "name:param=value" */
+    int native;        /* the MPI library's own collective: the algorithm native */
+    char spec[64];     /* "auto", "name" or "name:param=value" ("native" for native) */
     int mode;
     char label[80];    /* as printed: "native", "ring", "k_bruck:k=8", "ring/persistent" */
     struct result res; /* of the size measured last */
@@ -113,7 +113,8 @@ struct caselist {
     int n, cap;
 };
 
-/* Appends a case (unless one with the same label is there); 0, or -1 out of memory. */
+/* Appends a case (unless one with the same label is there); spec "native" is
+ * the native case whatever `native` says (one column). 0, or -1 out of memory. */
 int cases_add(struct caselist *cl, int native, const char *spec, int mode);
 /* Checks the algorithm `spec` of `coll` ("name[:param=value,...]", the name
  * an alias or an Open MPI id too) and writes it into out with the

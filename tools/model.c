@@ -198,6 +198,19 @@ static void print_row(const model_opts *o, int p, size_t bytes, const char *name
                k->seconds * 1e6);
 }
 
+/* A row for native, which has no plan to model: dashes, and the reason
+ * once (not in CSV). */
+static void print_native(const model_opts *o, int p, size_t bytes, const char *name)
+{
+    static int said;
+    if (o->csv)
+        return;
+    if (!said++)
+        printf("# native: %s (no model)\n", NATIVE_NO_PLAN);
+    printf("%6d %10zu  %-*s %-*s %7s %8s %11s %14s %12s\n", p, bytes, o->width, name, o->width,
+           "native", "-", "-", "-", "-", "-");
+}
+
 /* One (p, bytes): each requested algorithm that applies, then the choice. */
 static int model_point(const model_opts *o, int p, size_t bytes, const int *node_of, int nnodes)
 {
@@ -222,6 +235,10 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
         if (!coll_algo_applies(a, &ci))
             continue;   /* as `mpicoll bench`: not measured under another's name */
         spec_format(a, params, spec, sizeof spec);
+        if (coll_algo_native(a)) {
+            print_native(o, p, bytes, spec);
+            continue;
+        }
         if (model_cost(o, a, params, p, bytes, node_of, &k)) {
             free(list);
             return -1;
@@ -235,6 +252,10 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
         return -1;
     }
     spec_format(ch.algo, ch.params, spec, sizeof spec);
+    if (coll_algo_native(ch.algo)) {
+        print_native(o, p, bytes, "auto");
+        return 0;
+    }
     if (model_cost(o, ch.algo, ch.params, p, bytes, node_of, &k))
         return -1;
     print_row(o, p, bytes, "auto", spec, &k);

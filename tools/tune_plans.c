@@ -21,6 +21,8 @@ int tune_same_plan(const char *coll, const char *spec_a, const char *spec_b, int
     if (d == NULL || spec_parse(d, spec_a, &a, args.param, err, sizeof err) != 0
         || spec_parse(d, spec_b, &b, argb.param, err, sizeof err) != 0)
         return 0;
+    if (coll_algo_native(a) || coll_algo_native(b))
+        return a == b;  /* native has no plan: the same only as itself */
     if ((a->restrictions | b->restrictions) & R_NODES) {
         /* the layout of one node: every rank on node 0 */
         if (nnodes != 1 || (one_node = calloc((size_t)np, sizeof *one_node)) == NULL)

@@ -1,7 +1,9 @@
 /*
  * The entry path shared by the collectives whose data is blocks of equal
  * size per rank (allgather, alltoall): argument checks, selection, the
- * plan, datatype packing, MPI_IN_PLACE, execution.
+ * plan, datatype packing, MPI_IN_PLACE, execution; or, when the selection
+ * chose native, the MPI library's own collective with the user's
+ * arguments (src/core/native.c).
  */
 #include "runtime.h"
 
@@ -76,6 +78,11 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     rc = comm_state_prepare(st, c, spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
+    if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
+        const native_args na = { c, sbuf, scount, stype, rbuf, rcount, rtype, MPI_OP_NULL, -1,
+                                 comm };
+        return call_native(mode, st, &na);
+    }
     size_t tmp_len = align64(call.rp->pl.tmp_bytes), precv_len = pack_recv ? align64(recv_len) : 0;
     char *scratch = call_scratch(mode, st, tmp_len + precv_len + (own_send ? send_len : 0));
     if (!scratch)

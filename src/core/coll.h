@@ -31,6 +31,9 @@ enum {
     R_ONE_NODE = 1u << 6,       /* the communicator lies within one node */
     R_ORDERED_NODES = 1u << 7,  /* a non-commutative operation needs nodes of
                                  * consecutive ranks */
+    R_NATIVE = 1u << 8, /* not a restriction: the MPI library's own collective (its
+                         * PMPI_ entry, src/core/native.c), called with the user's
+                         * arguments; no plan, so no builder (NULL) */
 };
 
 /* What the selector knows of a call. */
@@ -56,7 +59,7 @@ typedef struct coll_algo {
     int ompi_id;                /* Open MPI 4.1's number; 0 if 4.1 has none */
     const char *aliases;        /* other names it answers to (Open MPI 4.1's where it
                                  * differs), space-separated; NULL if none */
-    plan_builder build;
+    plan_builder build;         /* NULL for R_NATIVE */
     unsigned restrictions;
     const char *fallback;       /* runs instead when a restriction fails */
     const algo_param *params;   /* ends with a NULL name; may be NULL */
@@ -108,6 +111,10 @@ const coll_algo *coll_algo_find(const coll_desc *c, const char *name_or_id);
 /* 1 if `name` is one of a's aliases. */
 int coll_algo_has_alias(const coll_algo *a, const char *name);
 int coll_algo_nparams(const coll_algo *a);
+/* 1 for the MPI library's own collective (R_NATIVE): no plan to build, check or
+ * show; tools say NATIVE_NO_PLAN and skip it. */
+int coll_algo_native(const coll_algo *a);
+#define NATIVE_NO_PLAN "the MPI library's own collective, no plan"
 
 /* 1 if the algorithm's restrictions hold for the call. */
 int coll_algo_applies(const coll_algo *a, const call_info *ci);

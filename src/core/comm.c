@@ -702,6 +702,10 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
     select_log(c, &ch, ci, st->rank);
     st->last_algo = ch.algo;
     memcpy(st->last_params, ch.params, sizeof st->last_params);
+    if (coll_algo_native(ch.algo)) {
+        *rp = NULL;     /* the MPI library's own collective: no plan */
+        return MPI_SUCCESS;
+    }
     if (!planned)
         rc = comm_state_plan(st, c, &ch, pa, rp, own);
     if (rc != MPI_SUCCESS || !(*rp)->pl.shm_bytes)

@@ -193,6 +193,8 @@ int plan_finish(plan *pl)
 int plan_build(plan *pl, plan_builder build, const plan_args *a)
 {
     plan_init(pl, a->p, a->rank);
+    if (!build)
+        return -1;      /* native (R_NATIVE): the MPI library's own, no plan */
     build(pl, a);
     if (plan_finish(pl) == 0)
         return 0;

@@ -20,6 +20,13 @@
  * on has finished it, so the wait needs nothing from ranks that are not
  * also waiting for it or past it.
  *
+ * A request of the MPI library's own collective (native, R_NATIVE) has no
+ * plan: it wraps the MPI request of PMPI_I<coll> (native.c), and testing,
+ * waiting and progress test or wait on that request. A persistent one
+ * keeps the call's arguments (its derived types duplicated) and starts a
+ * new PMPI_I<coll> at each mpicoll_start: Open MPI 4.1 has no
+ * MPI_Allgather_init (MPI-4).
+ *
  * Threads: a request's lock is held while it advances, so that
  * mpicoll_progress in one thread (which skips requests busy elsewhere)
  * and mpicoll_test or mpicoll_wait in another never run it at once.
@@ -46,6 +53,9 @@ struct mpicoll_request_s {
     shm_chan *chan;             /* the channel it holds while active (active_lock) */
     int err;                    /* an error met by mpicoll_progress, for its owner */
     comm_state *held;           /* the reference the request holds */
+    int native;                 /* the MPI library's own collective: nat, mreq */
+    native_args nat;
+    MPI_Request mreq;
     pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
 };
@@ -135,6 +145,18 @@ static int run_now(coll_call *c, exec_state *x, int blocking, int *done)
     return rc;
 }
 
+/* One step (or, blocking, all) of an active request: its plan, or the
+ * MPI request of a native one. */
+static int step(req_t *r, int blocking, int *done)
+{
+    if (!r->native)
+        return run_now(&r->call, &r->x, blocking, done);
+    if (!blocking)
+        return PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE);
+    *done = 1;
+    return PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE);
+}
+
 static void set_exec(req_t *r)
 {
     coll_call *c = &r->call;
@@ -157,6 +179,8 @@ static int is_dup(const req_t *r, MPI_Datatype t)
 
 /* The user's (derived) types in the copy steps and the reduction, kept
  * alive: the user may free them while the request lives. */
+static int keep_slots(req_t *r, MPI_Datatype **slots, size_t nslots);
+
 static int keep_types(req_t *r)
 {
     MPI_Datatype *slots[5];
@@ -171,6 +195,19 @@ static int keep_types(req_t *r)
     }
     if (r->call.reduces)
         slots[nslots++] = &r->call.red.type;
+    return keep_slots(r, slots, nslots);
+}
+
+/* A persistent native request's types, kept alive between starts. */
+static int keep_native_types(req_t *r)
+{
+    MPI_Datatype *slots[2] = { &r->nat.rtype, &r->nat.stype };
+    return keep_slots(r, slots, r->nat.sbuf == MPI_IN_PLACE ? 1 : 2);
+}
+
+/* Replaces each derived type in *slots[] by a duplicate the request owns. */
+static int keep_slots(req_t *r, MPI_Datatype **slots, size_t nslots)
+{
     for (size_t i = 0; i < nslots; i++) {
         MPI_Datatype t = *slots[i], d;
         int ni, na, nd, combiner;
@@ -220,13 +257,19 @@ static int take_channel(req_t *r)
 
 static int activate(req_t *r)
 {
-    if (r->uses_shm) {
-        int rc = take_channel(r);
+    if (r->native) {
+        int rc = native_run(&r->nat, &r->mreq);
         if (rc != MPI_SUCCESS)
             return rc;
+    } else {
+        if (r->uses_shm) {
+            int rc = take_channel(r);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        r->x.tag = comm_state_next_tag(r->call.st);
+        exec_begin(&r->x);
     }
-    r->x.tag = comm_state_next_tag(r->call.st);
-    exec_begin(&r->x);
     r->active = 1;
     r->done = 0;
     r->err = MPI_SUCCESS;
@@ -288,6 +331,21 @@ int call_launch(const call_mode *m, coll_call *c)
     return r->persistent ? MPI_SUCCESS : activate(r);
 }
 
+int call_native(const call_mode *m, comm_state *st, const native_args *a)
+{
+    if (!m->req)
+        return native_run(a, NULL);
+    req_t *r = *m->req;
+    r->native = 1;
+    r->nat = *a;
+    r->mreq = MPI_REQUEST_NULL;
+    r->call = (coll_call){ .coll = a->coll, .st = st };
+    r->persistent = m->persistent;
+    comm_state_retain(st);
+    r->held = st;
+    return r->persistent ? keep_native_types(r) : activate(r);
+}
+
 /* ---- the public request calls ------------------------------------------- */
 
 int request_new(mpicoll_request *req)
@@ -306,7 +364,7 @@ static int advance(req_t *r, int blocking, int *flag)
     pthread_mutex_lock(&r->lock);
     *flag = 1;
     if (r->active) {
-        rc = run_now(&r->call, &r->x, blocking, &r->done);
+        rc = step(r, blocking, &r->done);
         *flag = r->done;
         if (rc != MPI_SUCCESS || r->done)
             deactivate(r);
@@ -448,7 +506,7 @@ static int progress_all(void)
         next = r->next;
         if (pthread_mutex_trylock(&r->lock) != 0)
             continue;   /* advancing in another thread */
-        rc = run_now(&r->call, &r->x, 0, &r->done);
+        rc = step(r, 0, &r->done);
         if (rc != MPI_SUCCESS || r->done)
             unlink_active(r);
         r->err = rc;

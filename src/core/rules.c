@@ -81,6 +81,11 @@ const coll_algo *coll_algo_find(const coll_desc *c, const char *s)
     return NULL;
 }
 
+int coll_algo_native(const coll_algo *a)
+{
+    return (a->restrictions & R_NATIVE) != 0;
+}
+
 int coll_algo_nparams(const coll_algo *a)
 {
     int n = 0;

@@ -141,7 +141,8 @@ typedef struct exec_reduce {
 /* Selection and planning of one call, shared by the entry paths: the node
  * count when rules need it, the choice (errors printed on rank 0), the
  * log, and the plan for pa: cached, or built into *own (requests own
- * theirs). */
+ * theirs). When the choice is native (R_NATIVE) there is no plan: *rp is
+ * NULL, and the caller runs call_native. */
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
                        plan_args pa, const ready_plan **rp, ready_plan *own);
 void ready_plan_free(ready_plan *rp);
@@ -309,6 +310,37 @@ int veccoll_call(const vec_call *v, const call_mode *mode);
 /* 1 if veccoll_call handles this datatype with this operation (MPI_OP_NULL
  * and reduction 0 for bcast); else it fails with MPI_ERR_TYPE. */
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
+
+/* ---- the MPI library's own collectives (native) ------------------------- */
+
+/* A call of the MPI library's own collective, with the user's arguments
+ * as given (buffers, MPI_IN_PLACE, counts, types, operation, root, and the
+ * user's communicator, not mpicoll's duplicate). Block collectives use
+ * every field but op and root; vector collectives sbuf, rbuf, rcount (the
+ * count: the receive count of reduce_scatter_block), rtype, op, root
+ * (bcast: its buffer is rbuf). */
+typedef struct native_args {
+    const coll_desc *coll;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+} native_args;
+
+/* The one place that calls the PMPI_ collectives: blocking (req NULL:
+ * PMPI_Allgather & co.) or started (PMPI_Iallgather & co., MPI-3). Returns
+ * the MPI library's code; raises nothing itself (MPI may, on comm). */
+int native_run(const native_args *a, MPI_Request *req);
+
+/* A call whose selection chose native (comm_state_prepare left no plan):
+ * now, or as a request that wraps the MPI request (a persistent one
+ * starts a new PMPI_I<coll> with the bound arguments at each start). */
+int call_native(const call_mode *m, comm_state *st, const native_args *a);
 
 /* ---- errors ------------------------------------------------------------- */
 

@@ -1,7 +1,9 @@
 /*
  * The entry path shared by the collectives on one vector per rank
  * (allreduce, reduce, bcast, reduce_scatter_block): argument checks,
- * selection, the plan, datatypes, MPI_IN_PLACE, execution.
+ * selection, the plan, datatypes, MPI_IN_PLACE, execution; or, when the
+ * selection chose native, the MPI library's own collective with the
+ * user's arguments (src/core/native.c).
  *
  * Plans see the vector as elements of one type at its extent: bytes in
  * type-signature order for bcast (ranks may lay one signature out
@@ -175,6 +177,11 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
     rc = comm_state_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
+    if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
+        const native_args na = { c, v->sbuf, v->count, v->type, v->rbuf, v->count, v->type,
+                                 v->op, v->root, v->comm };
+        return call_native(mode, st, &na);
+    }
 
     /* scratch: [TMP | after-reduce | receive view | send view] */
     const int own_send = send_len && (!L.direct || (inplace && alias == NO_ALIAS));

@@ -7,7 +7,8 @@
  * Defines the MPI_ entry points of the collectives mpicoll implements and
  * calls mpicoll, which calls only PMPI_ entry points, so the two never
  * recurse into each other. What mpicoll does not handle goes to the MPI
- * library's own collective (PMPI_), and MPICOLL_VERBOSE says so:
+ * library's own collective (PMPI_, through native_run: src/core/native.c,
+ * the path of the algorithm native too), and MPICOLL_VERBOSE says so:
  * intercommunicators, and datatypes the vector collectives refuse.
  * MPICOLL_DISABLE=1 sends every call to the MPI library's own.
  *
@@ -65,6 +66,13 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
     return NATIVE;
 }
 
+/* The MPI library's own collective, with the program's arguments. */
+static int native(const char *coll, native_args a)
+{
+    a.coll = coll_find(coll);
+    return native_run(&a, NULL);
+}
+
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -72,7 +80,10 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return native("allgather", (native_args){ .sbuf = sendbuf, .scount = sendcount,
+                                                  .stype = sendtype, .rbuf = recvbuf,
+                                                  .rcount = recvcount, .rtype = recvtype,
+                                                  .comm = comm });
     return mpicoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -83,7 +94,10 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return native("alltoall", (native_args){ .sbuf = sendbuf, .scount = sendcount,
+                                                 .stype = sendtype, .rbuf = recvbuf,
+                                                 .rcount = recvcount, .rtype = recvtype,
+                                                 .comm = comm });
     return mpicoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -94,7 +108,9 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+        return native("allreduce", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf,
+                                                  .rcount = count, .rtype = datatype, .op = op,
+                                                  .comm = comm });
     return mpicoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
@@ -105,7 +121,9 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return native("reduce", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
+                                               .rtype = datatype, .op = op, .root = root,
+                                               .comm = comm });
     return mpicoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
@@ -115,7 +133,8 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Bcast(buffer, count, datatype, root, comm);
+        return native("bcast", (native_args){ .rbuf = buffer, .rcount = count, .rtype = datatype,
+                                              .root = root, .comm = comm });
     return mpicoll_bcast(buffer, count, datatype, root, comm);
 }
 
@@ -126,6 +145,9 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+        return native("reduce_scatter_block", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf,
+                                                             .rcount = recvcount,
+                                                             .rtype = datatype, .op = op,
+                                                             .comm = comm });
     return mpicoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }

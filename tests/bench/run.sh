@@ -191,8 +191,8 @@ nonblocking)
 persistent)
   launch 3 "$mpicoll" bench allgather --persistent "${short[@]}" -a native,auto,ring \
     --format csv > "$dir/out" 2> "$dir/err" || { show "$dir/err"; fail "bench --persistent failed"; }
-  csv_shape "$dir/out" 5 "$blocking_header"
-  for a in native auto auto/persistent ring ring/persistent; do
+  csv_shape "$dir/out" 6 "$blocking_header"
+  for a in native native/persistent auto auto/persistent ring ring/persistent; do
     grep -q ",$a,5," "$dir/out" || { show "$dir/out"; fail "no $a"; }
   done
   echo "bench: persistent cases beside the blocking ones"

@@ -12,6 +12,9 @@ static const algo_param k_bruck_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+/* native has no builder: the MPI library runs it (R_NATIVE) */
+#define allgather_native NULL
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     { #name, id, aliases, allgather_##name, restrictions, fallback, params, summary },

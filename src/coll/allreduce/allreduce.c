@@ -16,6 +16,9 @@ static const algo_param recursive_multiplying_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+/* native has no builder: the MPI library runs it (R_NATIVE) */
+#define allreduce_native NULL
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     { #name, id, aliases, allreduce_##name, restrictions, fallback, params, summary },

@@ -16,6 +16,9 @@ static const algo_param radix_bruck_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+/* native has no builder: the MPI library runs it (R_NATIVE) */
+#define alltoall_native NULL
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     { #name, id, aliases, alltoall_##name, restrictions, fallback, params, summary },

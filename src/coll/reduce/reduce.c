@@ -6,6 +6,9 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+/* native has no builder: the MPI library runs it (R_NATIVE) */
+#define reduce_native NULL
+
 static const coll_algo algos[] = {
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
     { #name, id, aliases, reduce_##name, restrictions, fallback, params, summary },
