@@ -5,9 +5,13 @@
  * (blockcoll.c, veccoll.c, through call_native), requests (request.c:
  * PMPI_I<coll>, MPI-3) and the preload library's calls that mpicoll does
  * not take. Arguments go through as the user gave them, on the user's
- * communicator, so the MPI library sees exactly what the program passed.
+ * communicator, so the MPI library sees exactly what the program passed;
+ * but for one case (native_prepare): a predefined operation on a derived
+ * datatype, where the library reduces the predefined type beneath it.
  */
 #include "runtime.h"
+
+#include <limits.h>
 
 extern const coll_desc allgather_desc, alltoall_desc, allreduce_desc, reduce_desc,
     bcast_desc, reduce_scatter_block_desc;
@@ -41,4 +45,125 @@ int native_run(const native_args *a, MPI_Request *req)
                    : PMPI_Reduce_scatter_block(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
                                                a->comm);
     return MPI_ERR_INTERN;
+}
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* Bytes of n elements of a type laid out from its true lower bound. */
+static size_t span(const dt_view *v, size_t n)
+{
+    return n ? (n - 1) * (size_t)v->extent + (size_t)v->true_extent : 0;
+}
+
+/* MPICH's blocking MPI_Reduce crashes with MPI_IN_PLACE at a root other
+ * than 0 once the vector passes 2 KiB (4.0.2 here; ch4's reduce
+ * compositions read the send buffer at a bad address: pmodels/mpich#6540
+ * and #6893, fixed by #6543 and its backport #6916 of 2024-02, so taken
+ * as fixed from 4.2.1 on), where mpicoll's own algorithms take the call.
+ * There the root's input goes to the library as a send buffer apart from
+ * the receive buffer. MPI_Ireduce is not affected. */
+static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
+{
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40201300
+    return a->coll == &reduce_desc && a->sbuf == MPI_IN_PLACE && a->root != 0 && !m->req;
+#else
+    (void)a;
+    (void)m;
+    return 0;
+#endif
+}
+
+/* Open MPI 4.1 and MPICH refuse a predefined operation (MPI_SUM & co.) on
+ * a derived datatype in their own reductions, and on some ranks only (Open
+ * MPI at the root), so the other ranks would wait forever; mpicoll's own
+ * algorithms take such calls and reduce the type's predefined elements
+ * (veccoll.c), and native must not be stricter. So the library gets the
+ * view mpicoll's plans get: count·n elements of the predefined type b the
+ * user's type is built from (n of them per user element; pair types such
+ * as MPI_DOUBLE_INT are predefined). Ranks may pass different types of
+ * one signature, and every rank's view is the same (count·n, b). The view
+ * is the user's buffers when the type lies there as an array of b (no
+ * gaps, elements in memory order, and b without padding); otherwise
+ * scratch [receive view | send view], filled from the user's buffer by a
+ * typed copy (MPI_Sendrecv on MPI_COMM_SELF from (count, type) to
+ * (count·n, b): signatures match, which is right for pair types too, whose
+ * data bytes are fewer than their extent) and emptied into the receive
+ * buffer only where MPI defines a result (reduce: the root;
+ * reduce_scatter_block: the rank's block), so gaps are never touched.
+ * A user-defined operation keeps the user's type (b is the type itself),
+ * as does a predefined type. */
+int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
+{
+    *nc = (native_call){ .lib = *a };
+    if (!a->coll->reduction)
+        return MPI_SUCCESS;
+    const MPI_Datatype t = a->rtype;
+    MPI_Datatype b = op_is_predefined(a->op) ? dt_base_type(t) : t;
+    if (b == MPI_DATATYPE_NULL)
+        b = t;                  /* mixed: check_op refused it before */
+    const int apart = reduce_in_place_crashes(a, m);
+    if (b == t && !apart)
+        return MPI_SUCCESS;     /* the user's arguments as they are */
+    dt_view tv, bv;
+    if (dt_view_get(t, &tv) != MPI_SUCCESS || dt_view_get(b, &bv) != MPI_SUCCESS)
+        return MPI_ERR_TYPE;
+    if (tv.size <= 0 || a->rcount == 0) {
+        nc->lib.rcount = nc->lib.scount = 0;    /* no data: nothing to copy */
+        nc->lib.rtype = nc->lib.stype = b;
+        return MPI_SUCCESS;
+    }
+    if (bv.size <= 0 || bv.extent <= 0)     /* b predefined: only a user's own type */
+        return b == t ? MPI_SUCCESS : MPI_ERR_TYPE;
+    const size_t per = (size_t)(tv.size / bv.size);
+    /* user elements sent and received on this rank (the data model counts
+     * vectors when a block is one), and the library's */
+    const coll_shape unit = { .p = comm_state_size(st), .rank = comm_state_rank(st),
+                              .root = a->root, .block = 1 };
+    const size_t send_n = a->coll->send_bytes(&unit) * (size_t)a->rcount;
+    const size_t recv_n = a->coll->recv_bytes(&unit) * (size_t)a->rcount;
+    const size_t n_e = (size_t)a->rcount * per;
+    if (n_e > INT_MAX || send_n * per > INT_MAX)
+        return MPI_ERR_COUNT;   /* the library's counts and the copies' are ints */
+    nc->lib.rcount = nc->lib.scount = (int)n_e;
+    nc->lib.rtype = nc->lib.stype = b;
+
+    /* the user's buffers are the library's (from the data's first byte), or
+     * scratch of its own for either side */
+    const int direct = b == t || (tv.contig && bv.extent == bv.size);
+    const MPI_Aint off = b == t ? 0 : tv.true_lb;
+    const int inplace = a->sbuf == MPI_IN_PLACE && !apart;
+    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    const int own_recv = recv_n && (!direct || apart);
+    const int own_send = !inplace && !direct;
+    /* in place, the receive view holds the input (reduce_scatter_block's
+     * p blocks), and the result comes out of its start */
+    const size_t rv = own_recv ? align64(span(&bv, (inplace ? send_n : recv_n) * per)) : 0;
+    const size_t sv = own_send ? span(&bv, send_n * per) : 0;
+    char *scr = NULL;
+    if (rv + sv && !(scr = call_scratch(m, st, rv + sv)))
+        return MPI_ERR_NO_MEM;
+    char *rview = scr ? scr - bv.true_lb : NULL, *sview = scr ? scr + rv - bv.true_lb : NULL;
+    if (inplace) {
+        nc->lib.sbuf = MPI_IN_PLACE;
+        if (own_recv)
+            nc->pre = (copy_step){ COPY_TYPED, a->rbuf, rview, 0, send_n, send_n * per, t, b };
+    } else if (own_send) {
+        nc->lib.sbuf = sview;
+        nc->pre = (copy_step){ COPY_TYPED, src, sview, 0, send_n, send_n * per, t, b };
+    } else {
+        nc->lib.sbuf = (const char *)src + off;
+    }
+    if (own_recv) {
+        nc->lib.rbuf = rview;
+        nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
+    } else if (recv_n) {
+        nc->lib.rbuf = (char *)a->rbuf + off;
+    }   /* else (a reduce's other ranks) the receive buffer is not used */
+    return MPI_SUCCESS;
+}
+
+int native_start(const native_call *nc, MPI_Request *req)
+{
+    int rc = copy_step_run(&nc->pre);
+    return rc == MPI_SUCCESS ? native_run(&nc->lib, req) : rc;
 }

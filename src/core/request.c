@@ -25,7 +25,10 @@
  * waiting and progress test or wait on that request. A persistent one
  * keeps the call's arguments (its derived types duplicated) and starts a
  * new PMPI_I<coll> at each mpicoll_start: Open MPI 4.1 has no
- * MPI_Allgather_init (MPI-4).
+ * MPI_Allgather_init (MPI-4). A reduction of a predefined operation on a
+ * derived type runs on a view of predefined elements (native_prepare):
+ * the request owns its scratch, copies in at each start and copies the
+ * result out when the MPI request completes.
  *
  * Threads: a request's lock is held while it advances, so that
  * mpicoll_progress in one thread (which skips requests busy elsewhere)
@@ -54,7 +57,7 @@ struct mpicoll_request_s {
     int err;                    /* an error met by mpicoll_progress, for its owner */
     comm_state *held;           /* the reference the request holds */
     int native;                 /* the MPI library's own collective: nat, mreq */
-    native_args nat;
+    native_call nat;
     MPI_Request mreq;
     pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
@@ -151,10 +154,15 @@ static int step(req_t *r, int blocking, int *done)
 {
     if (!r->native)
         return run_now(&r->call, &r->x, blocking, done);
-    if (!blocking)
-        return PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE);
-    *done = 1;
-    return PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE);
+    int rc;
+    if (blocking) {
+        *done = 1;
+        rc = PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE);
+    } else {
+        rc = PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE);
+    }
+    /* the result out of the view's scratch (native_prepare), once there */
+    return rc == MPI_SUCCESS && *done ? copy_step_run(&r->nat.post) : rc;
 }
 
 static void set_exec(req_t *r)
@@ -198,11 +206,21 @@ static int keep_types(req_t *r)
     return keep_slots(r, slots, nslots);
 }
 
-/* A persistent native request's types, kept alive between starts. */
+/* A native request's types: the library's, kept alive between starts of
+ * a persistent one, and the user's in the view's copies, which run at each
+ * start and at completion (the user may free the type before). */
 static int keep_native_types(req_t *r)
 {
-    MPI_Datatype *slots[2] = { &r->nat.rtype, &r->nat.stype };
-    return keep_slots(r, slots, r->nat.sbuf == MPI_IN_PLACE ? 1 : 2);
+    native_call *n = &r->nat;
+    MPI_Datatype *slots[4] = { &n->lib.rtype };
+    size_t nslots = 1;
+    if (n->lib.sbuf != MPI_IN_PLACE)
+        slots[nslots++] = &n->lib.stype;
+    if (n->pre.kind == COPY_TYPED)
+        slots[nslots++] = &n->pre.t1;
+    if (n->post.kind == COPY_TYPED)
+        slots[nslots++] = &n->post.t2;
+    return keep_slots(r, slots, nslots);
 }
 
 /* Replaces each derived type in *slots[] by a duplicate the request owns. */
@@ -258,7 +276,7 @@ static int take_channel(req_t *r)
 static int activate(req_t *r)
 {
     if (r->native) {
-        int rc = native_run(&r->nat, &r->mreq);
+        int rc = native_start(&r->nat, &r->mreq);
         if (rc != MPI_SUCCESS)
             return rc;
     } else {
@@ -333,17 +351,28 @@ int call_launch(const call_mode *m, coll_call *c)
 
 int call_native(const call_mode *m, comm_state *st, const native_args *a)
 {
-    if (!m->req)
-        return native_run(a, NULL);
+    native_call nc;
+    int rc = native_prepare(a, m, st, &nc);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!m->req) {
+        rc = native_start(&nc, NULL);
+        return rc == MPI_SUCCESS ? copy_step_run(&nc.post) : rc;
+    }
     req_t *r = *m->req;
     r->native = 1;
-    r->nat = *a;
+    r->nat = nc;
     r->mreq = MPI_REQUEST_NULL;
     r->call = (coll_call){ .coll = a->coll, .st = st };
     r->persistent = m->persistent;
     comm_state_retain(st);
     r->held = st;
-    return r->persistent ? keep_native_types(r) : activate(r);
+    if (r->persistent || nc.post.kind != COPY_NONE) {
+        rc = keep_native_types(r);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return r->persistent ? MPI_SUCCESS : activate(r);
 }
 
 /* ---- the public request calls ------------------------------------------- */

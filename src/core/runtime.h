@@ -337,6 +337,28 @@ typedef struct native_args {
  * the MPI library's code; raises nothing itself (MPI may, on comm). */
 int native_run(const native_args *a, MPI_Request *req);
 
+/* A native call as the MPI library runs it: its arguments (the user's,
+ * or for a predefined operation on a derived datatype the view of the
+ * predefined type beneath it; and under MPICH before 4.2.1 a blocking
+ * in-place reduce at a root other than 0 gets a send buffer apart), and
+ * the typed copies into the view's scratch before each run and out of it
+ * once the library's collective has completed (COPY_NONE when the view is
+ * the user's buffers). */
+typedef struct native_call {
+    native_args lib;
+    copy_step pre, post;
+} native_call;
+
+/* The native call for the user's arguments a, on st's communicator; the
+ * view's scratch comes from call_scratch(m, st, ...): the communicator's
+ * for a blocking call, the request's own otherwise. MPI_ERR_COUNT when
+ * the view would hold more than INT_MAX elements (on every rank alike). */
+int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc);
+
+/* Copies into the view, then native_run(&nc->lib, req); the caller runs
+ * nc->post (copy_step_run) once the collective has completed. */
+int native_start(const native_call *nc, MPI_Request *req);
+
 /* A call whose selection chose native (comm_state_prepare left no plan):
  * now, or as a request that wraps the MPI request (a persistent one
  * starts a new PMPI_I<coll> with the bound arguments at each start). */

@@ -25,11 +25,11 @@
  * library), or for the reductions
  * the sums computed here and written through MPI_Unpack. Where the MPI
  * library refuses a call, mpicoll may take it; it must never refuse one
- * the library takes. The reductions skip native (by name, or auto under
- * MPICOLL_<COLL>=native): it is the MPI library itself, and Open MPI 4.1's
- * MPI_Reduce and MPI_Allreduce refuse MPI_SUM on some of these derived
- * types on some ranks only, leaving the others waiting (test_ops runs
- * native's reductions on predefined types). The mode
+ * the library takes. That holds for native too, the MPI library's own
+ * collective: Open MPI 4.1's MPI_Reduce and MPI_Allreduce refuse MPI_SUM
+ * on these derived types on some ranks only, so native's reductions run
+ * the library on the predefined ints beneath them (src/core/native.c), on
+ * every rank alike although ranks pass different layouts. The mode
  * (blocking, nb, persistent) comes from MPICOLL_MODE, as for users.
  * Failures print one line each and the run goes on; the exit code is 1 if
  * any rank failed a case.
@@ -308,20 +308,6 @@ static void compare_result(const call *c, int which, MPI_Datatype t, int count,
     compare_upto(c, "receive", want, got, len);
 }
 
-/* 1 if the call runs the MPI library's own collective: named, or auto
- * with the collective forced to native by its environment variable. */
-static int runs_native(const char *coll, const char *algo)
-{
-    char var[64];
-    snprintf(var, sizeof var, "MPICOLL_%s", coll);
-    for (char *v = var; *v; v++)
-        *v = (char)(*v >= 'a' && *v <= 'z' ? *v - 'a' + 'A' : *v);
-    const char *forced = getenv(var);
-    if (strcmp(algo, "auto") == 0 && forced)
-        algo = forced;
-    return strncmp(algo, "native", 6) == 0 && (algo[6] == '\0' || algo[6] == ':');
-}
-
 /* bcast, reduce, allreduce, reduce_scatter_block with MPI_SUM: one layout
  * per rank (its send side's; the receive side's for bcast's non-roots).
  * Rank r's int i holds (r + 1) * 1000 + 1 + i. The MPI library's bcast is
@@ -398,8 +384,6 @@ static void run_comm(MPI_Comm comm, const char *comm_name)
         const int rooted = k == 2 || k == 3;
         for (int a = -1; a < nalgo; a++) {
             c.algo = a < 0 ? "auto" : mpicoll_algorithm_name(c.coll, a);
-            if (k >= 3 && runs_native(c.coll, c.algo))
-                continue;   /* the MPI library's own reductions (see the top) */
             for (int d = 0; d < NCASES; d++) {
                 c.dc = &cases[d];
                 for (int ni = 0; ni < NCOUNTS; ni++) {

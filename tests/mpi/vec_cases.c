@@ -120,6 +120,10 @@ static struct vlayout l_c3 = { "contig(3,MPI_INT)", MPI_DATATYPE_NULL, 3, { 0, 1
  * 3, gaps at 1, 2 and 4 */
 static struct vlayout l_dvec = { "vector(2,1,3,MPI_DOUBLE)/5", MPI_DATATYPE_NULL, 2,
                                  { 0, 3 }, 5 };
+/* contiguous(2, MPI_DOUBLE_INT): a derived type over a pair type, whose
+ * data bytes (12 each) are fewer than its extent (16) */
+static struct vlayout l_c2di = { "contig(2,MPI_DOUBLE_INT)", MPI_DATATYPE_NULL, 2, { 0, 1 },
+                                 2 };
 
 const struct vcase vc_cases[] = {
     { "int_sum", &l_int, K_INT, O_SUM, 1, 0 },
@@ -143,6 +147,8 @@ const struct vcase vc_cases[] = {
     /* a user operation sees the user's derived type, gaps included */
     { "contig3_int_usersum", &l_c3, K_INT, O_USERSUM, 0, 0 },
     { "vector_double_usersum", &l_dvec, K_DOUBLE, O_USERSUM, 0, 0 },
+    /* a predefined operation on a derived type over a pair type */
+    { "contig2_double_int_minloc", &l_c2di, K_DOUBLE_INT, O_MINLOC, 0, 0 },
 };
 const int vc_ncases = (int)(sizeof vc_cases / sizeof vc_cases[0]);
 
@@ -187,6 +193,8 @@ int vc_types_create(const char *coll_name)
     MPI_Type_commit(&l_mat.type);
     MPI_Type_contiguous(3, MPI_INT, &l_c3.type);
     MPI_Type_commit(&l_c3.type);
+    MPI_Type_contiguous(2, MPI_DOUBLE_INT, &l_c2di.type);
+    MPI_Type_commit(&l_c2di.type);
     MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &vec);
     MPI_Type_create_resized(vec, 0, (MPI_Aint)(5 * sizeof(double)), &l_dvec.type);
     MPI_Type_free(&vec);
@@ -203,6 +211,7 @@ void vc_types_free(void)
     vc_images_free();
     MPI_Type_free(&l_mat.type);
     MPI_Type_free(&l_c3.type);
+    MPI_Type_free(&l_c2di.type);
     MPI_Type_free(&l_dvec.type);
     MPI_Op_free(&matmul_op);
     MPI_Op_free(&usersum_op);

@@ -438,21 +438,6 @@ static void add_unique(int *list, int *n, int x)
     list[(*n)++] = x;
 }
 
-/* 1 if the case would run the MPI library's own reduction (native) with a
- * predefined operation on a derived type: Open MPI 4.1 and MPICH refuse
- * it, on some ranks only (the others then wait), so native cannot run it;
- * mpicoll's own algorithms reduce the type's base elements. */
-static int library_refuses(const char *spec, const struct vcase *c)
-{
-    int ni, na, nd, combiner;
-    if (!spec || strncmp(spec, "native", 6) != 0 || (spec[6] != '\0' && spec[6] != ':'))
-        return 0;
-    if (c->op == O_MATMUL || c->op == O_USERSUM)
-        return 0;
-    MPI_Type_get_envelope(c->l->type, &ni, &na, &nd, &combiner);
-    return combiner != MPI_COMBINER_NAMED;
-}
-
 int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 {
     const enum vc_coll coll = base->coll;
@@ -479,8 +464,6 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 
     for (int ci = 0; ci < vc_ncases; ci++) {
         const struct vcase *c = &vc_cases[ci];
-        if (coll != VC_BCAST && library_refuses(base->spec, c))
-            continue;
         const int full = c->main && !(coll == VC_REDUCE_SCATTER_BLOCK && ci >= VC_NCASES_RSB_MAIN);
         for (int k = 0; k < (full ? ncounts : 1); k++)
             for (int ri = 0; ri < nroots; ri++)
