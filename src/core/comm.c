@@ -28,6 +28,20 @@
 #include <string.h>
 
 #define PLAN_CACHE 8
+#define CHOICE_CACHE 8          /* collectives whose last choice is remembered */
+#define CHOICE_SPEC 64          /* longest algorithm named by a call that is remembered */
+
+/* The last choice of one collective on the communicator and what it was
+ * made from. select_choose is a function of the call_info and of settings
+ * fixed at the first call, so the same inputs give the same choice:
+ * repeated calls (the common case: the same size again and again) skip
+ * the rules. */
+typedef struct chosen {
+    const coll_desc *c;         /* NULL: empty */
+    char spec[CHOICE_SPEC];     /* the call's algorithm ("" for none) */
+    call_info ci;
+    choice ch;
+} chosen;
 
 typedef struct cached_plan {
     const coll_desc *coll;      /* NULL: empty slot */
@@ -52,6 +66,7 @@ struct comm_state {
     shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
                                  * algorithm is first chosen */
     unsigned seq;               /* collectives started on the communicator */
+    chosen choices[CHOICE_CACHE];
     const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
     int last_params[PLAN_MAX_PARAMS];
     int refs;                   /* the attribute's, and one per request (state_lock) */
@@ -652,6 +667,39 @@ static int request_shm_need(comm_state *st, const choice *ch, plan_args a, const
 static const char no_channel_fit[] =
     "a request's shared-memory channel cannot hold one element per slot";
 
+static int same_info(const call_info *a, const call_info *b)
+{
+    return a->p == b->p && a->nnodes == b->nnodes && a->bytes == b->bytes
+           && a->commutative == b->commutative && a->request == b->request
+           && a->shm_missing == b->shm_missing && a->scattered_nodes == b->scattered_nodes;
+}
+
+/* select_choose, through the communicator's memory of the last choice of
+ * each collective. */
+static int choose(comm_state *st, const coll_desc *c, const char *spec, const call_info *ci,
+                  choice *ch, char *err, size_t errlen)
+{
+    if (!spec)
+        spec = "";
+    chosen *slot = NULL;
+    for (int i = 0; i < CHOICE_CACHE && !slot; i++)
+        if (st->choices[i].c == c || !st->choices[i].c)
+            slot = &st->choices[i];
+    const int keep = slot && strlen(spec) < CHOICE_SPEC;
+    if (keep && slot->c == c && same_info(&slot->ci, ci) && strcmp(slot->spec, spec) == 0) {
+        *ch = slot->ch;
+        return MPI_SUCCESS;
+    }
+    int rc = select_choose(c, spec, 1, ci, ch, err, errlen);
+    if (rc == MPI_SUCCESS && keep) {
+        slot->c = c;
+        strcpy(slot->spec, spec);
+        slot->ci = *ci;
+        slot->ch = *ch;
+    }
+    return rc;
+}
+
 int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
                        plan_args pa, const ready_plan **rp, ready_plan *own)
 {
@@ -663,12 +711,12 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
         shm_describe(st, ci);
     choice ch;
     char err[512];
-    rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+    rc = choose(st, c, spec, ci, &ch, err, sizeof err);
     /* chosen before the segments were probed: probe, and choose again */
     if (rc == MPI_SUCCESS && !st->shm && (ch.algo->restrictions & R_SHM)) {
         if ((rc = shm_probe(st, ci)) != MPI_SUCCESS)
             return rc;
-        rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+        rc = choose(st, c, spec, ci, &ch, err, sizeof err);
     }
     /* a request runs in a pool channel of fixed size: its segment parameter
      * is at most the channel's (chunks of the message pipelined; results do
@@ -691,7 +739,7 @@ int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, cal
             ready_plan_free(own);
             planned = 0;
             ci->shm_missing = no_channel_fit;
-            rc = select_choose(c, spec, 1, ci, &ch, err, sizeof err);
+            rc = choose(st, c, spec, ci, &ch, err, sizeof err);
         }
     }
     if (rc != MPI_SUCCESS) {
