@@ -1,7 +1,7 @@
 /*
  * allreduce: basic_linear
  *
- * What:    the "naive" allreduce of source document 001_cfbecbfc936af72a.txt:
+ * What:    the "naive" allreduce that ring allreduce tutorials compare against:
  *          a linear reduce to rank 0 (every rank sends its vector, rank 0
  *          receives them all at once and combines them in rank order), then
  *          a linear broadcast of the result from rank 0.

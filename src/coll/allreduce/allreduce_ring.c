@@ -1,9 +1,9 @@
 /*
  * allreduce: ring
  *
- * What:    source document 001_cfbecbfc936af72a.txt's ring allreduce: the
- *          vector is cut into p blocks of ceil(n/p) elements (the last
- *          ones shorter, or empty when n < p); a ring reduce-scatter (p - 1
+ * What:    the classic ring allreduce: the vector is cut into p blocks
+ *          of ceil(n/p) elements (the last ones shorter, or empty when
+ *          n < p); a ring reduce-scatter (p - 1
  *          steps: send the block you last reduced to r + 1, receive the
  *          next from r - 1 and reduce it) leaves block r fully reduced on
  *          rank r; a ring allgather (p - 1 steps) gives every rank all of

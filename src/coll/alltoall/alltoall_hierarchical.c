@@ -1,7 +1,7 @@
 /*
  * alltoall: hierarchical (node masters)
  *
- * What:    IMPI's "short" alltoall (source document 002_c16b1684edd07476.txt).
+ * What:    IMPI's "short" alltoall (Intel MPI's, through node masters).
  *          Local phase: an alltoall among the ranks of each node. Global
  *          phase: each node i in turn is the root: (A) its master (its
  *          lowest rank) gathers from every rank of node i the blocks meant

@@ -4,7 +4,7 @@
  * What:    every rank posts its p - 1 receives and p - 1 sends at once
  *          (staggered: receive from r - i, send to r + i) and waits for
  *          all; its own block is copied locally. The "long message"
- *          algorithm of IMPI (source document 002_c16b1684edd07476.txt).
+ *          algorithm of IMPI (the Intel MPI library's alltoall).
  * Paper:   the direct exchange; Open MPI's basic_linear (id 1).
  * Steps:   1.
  * Cost:    (p - 1)α + ((p - 1)/p)·nβ   (n = p·block, one rank's send data)

@@ -11,8 +11,7 @@
  *          (a step sends one while it receives into the other).
  * Paper:   the ring all-to-all personalized exchange, e.g. A. Grama,
  *          A. Gupta, G. Karypis, V. Kumar, "Introduction to Parallel
- *          Computing", 2nd ed., 2003, section 4.5 (source document
- *          004_17879dcca2168b1a.txt).
+ *          Computing", 2nd ed., 2003, section 4.5.
  * Steps:   p - 1.
  * Cost:    (p - 1)α + (p(p - 1)/2)·block·β ~ (p - 1)α + (p²/2)·block·β
  *          = (p - 1)α + (p/2)·nβ (n = p·block): a block travels as many
