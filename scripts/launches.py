@@ -9,6 +9,7 @@ launch and say how bad the worst one is, never rest on one lucky launch.
 
     scripts/launches.py --np 2 --launches 5 allgather -a native,auto,shm
     scripts/launches.py --np 4 --launches 5 --all-colls -a native,auto
+    scripts/launches.py --np 2 --launches 5 --all-colls -a native,auto --wide auto
 
 Everything after the collective goes to `mpicoll bench` (its -a must
 include native). --all-colls runs the six collectives in turn (one launch
@@ -75,6 +76,25 @@ def table(coll, np_, launches):
     return "\n".join(lines)
 
 
+def wide(np_, runs, case):
+    """One Markdown table: per size, one column per collective, the median and
+    worst launch's ratio of `case` to native. Sizes a collective does not run
+    (below its element) are blank."""
+    colls = [c for c in runs if runs[c]]
+    sizes = sorted({b for c in colls for l in runs[c] for (b, _) in l})
+    n = max(len(runs[c]) for c in colls)
+    lines = [f"**{case} / native, {np_} ranks, {n} launches** (median / worst launch)", "",
+             "| bytes | " + " | ".join(colls) + " |", "|---:|" + "---:|" * len(colls)]
+    for b in sizes:
+        cells = []
+        for c in colls:
+            r = [l[(b, case)] / l[(b, "native")] for l in runs[c]
+                 if (b, case) in l and (b, "native") in l and l[(b, "native")] > 0]
+            cells.append(f"{statistics.median(r):.2f} / {max(r):.2f}" if r else "")
+        lines.append(f"| {b} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -84,6 +104,8 @@ def main():
     ap.add_argument("--mpicoll", default=os.path.join(os.path.dirname(__file__), "..", "build",
                                                       "mpicoll"))
     ap.add_argument("--all-colls", action="store_true", help="the six collectives in turn")
+    ap.add_argument("--wide", metavar="CASE",
+                    help="one table of CASE's ratio to native, a column per collective")
     a, rest = ap.parse_known_args()     # the rest: COLLECTIVE and bench's options
     shown = list(rest)
     colls = COLLS if a.all_colls else ([rest.pop(0)] if rest else [])
@@ -103,9 +125,12 @@ def main():
                 runs[c].append(r)
             sys.stderr.write(f"launch {i + 1}/{a.launches} {c}: {'ok' if r else 'FAILED'}\n")
     print(f"`scripts/launches.py --np {a.np} --launches {a.launches} "
-          f"{'--all-colls ' if a.all_colls else ''}{' '.join(shown)}`\n")
+          f"{'--all-colls ' if a.all_colls else ''}{' '.join(shown)}"
+          f"{' --wide ' + a.wide if a.wide else ''}`\n")
+    if a.wide:
+        print(wide(a.np, runs, a.wide) + "\n")
     for c in colls:
-        if runs[c]:
+        if runs[c] and not a.wide:
             print(table(c, a.np, runs[c]) + "\n")
     return 1 if failed else 0
 

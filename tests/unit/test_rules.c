@@ -125,7 +125,7 @@ static void test_unknown_names(void)
     rules_free(&rs);
 }
 
-/* The built-in rules give Open MPI's choices (000_5decaf39c5d4bf6d.txt),
+/* The built-in rules give Open MPI's choices (ompi_coll_tuned_allgather_intra_dec_fixed),
  * after the declared fallbacks, wherever the shared-memory rules do not
  * apply: across nodes, and for requests. total = bytes x np. */
 static void test_openmpi_tree(void)
@@ -156,10 +156,18 @@ static void test_openmpi_tree(void)
     }
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
-        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "shm:segment=1048576" },
-        { "allgather", 5, 1 << 20, "shm" },
+        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "shm:segment=4194304" },
+        { "allgather", 2, 1 << 17, "native" }, { "allgather", 5, 1 << 20, "shm" },
         { "allreduce", 4, 8, "shm" }, { "allreduce", 4, 512, "shm" },
-        { "alltoall", 2, 1 << 20, "shm:segment=1048576" }, { "alltoall", 7, 8, "shm" },
+        { "alltoall", 2, 1 << 20, "shm:segment=4194304" }, { "alltoall", 2, 1 << 16, "native" },
+        { "alltoall", 7, 8, "native" }, { "alltoall", 7, 8192, "shm" },
+        { "bcast", 2, 8, "shm" }, { "bcast", 2, 1 << 15, "native" }, { "bcast", 2, 1 << 19, "shm" },
+        { "bcast", 4, 4095, "native" }, { "bcast", 4, 4096, "shm" },
+        { "reduce", 2, 8, "shm" }, { "reduce", 2, 1 << 16, "native" },
+        { "reduce", 4, 511, "native" }, { "reduce", 4, 512, "shm" },
+        { "reduce_scatter_block", 4, 8, "native" },
+        { "reduce_scatter_block", 4, 1 << 17, "recursive_halving" },
+        { "reduce_scatter_block", 4, 1 << 19, "native" },
     };
     /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
     static const struct { int np; size_t bytes; const char *alg; } x[] = {
@@ -199,9 +207,9 @@ static void test_rule_skips(void)
         { 3, 100, 0, "linear" },                         /* two_proc's fallback */
         { 5, 100, 0, "shm:segment=4194304" },
         { 5, 100, 1, "radix_bruck:radix=4" },           /* a request: the next rule */
-        { 6, 100, 1, "linear_sync:max_requests=64" },   /* built in: shm passed over */
-        { 6, 100000, 0, "shm:segment=4194304" },        /* built in: one node */
-        { 2, 1 << 20, 0, "shm:segment=1048576" },        /* built in */
+        { 6, 5000, 1, "native" },                        /* built in: shm passed over */
+        { 6, 5000, 0, "shm:segment=4194304" },           /* built in: one node */
+        { 2, 1 << 20, 0, "shm:segment=4194304" },        /* built in */
         { 2, 1 << 20, 1, "two_proc" },                   /* built in, a request */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
