@@ -3,6 +3,7 @@
 
   tools/sim/sim.py run COLLECTIVE --np LIST --platform NAME [options]
   tools/sim/sim.py hostfile PLATFORM NP
+  tools/sim/sim.py table [--summary] CSV...
   tools/sim/sim.py calibrate PLATFORM
   tools/sim/sim.py builtins COLLECTIVE
 
@@ -505,6 +506,40 @@ def tables(paths, out):
                 sum(v for k, v in wall.items() if k[0] == "simgrid"), ", ".join(late) or "-"))
 
 
+def summary(paths, out):
+    """docs/scale.md's first tables: per platform, collective and np, at each
+    size, mpicoll's fastest algorithm over SimGrid's fastest built-in, and
+    auto over mpicoll's fastest (the cells of `table`, as ratios)."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += list(csv.DictReader(f))
+    sizes = sorted({int(r["bytes"]) for r in rows})
+    hdr = " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
+    for plat in sorted({r["platform"] for r in rows}):
+        out.write("\n%s: fastest mpicoll / fastest SimGrid built-in, and auto / fastest mpicoll,"
+                  " per block (allgather, alltoall) or vector (allreduce) size\n\n" % plat)
+        out.write("| collective | np | mpicoll/SimGrid %s | auto/mpicoll %s |\n" % (hdr, hdr))
+        out.write("|---|---:|%s\n" % ("---:|" * 2 * len(sizes)))
+        for coll, p in sorted({(r["collective"], int(r["np"])) for r in rows if r["platform"] == plat}):
+            vs, au = [], []
+            for n in sizes:
+                pts = [r for r in rows if (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
+                       == (coll, plat, p, n)]
+                def fastest(kind):
+                    c = [float(r["sim_us"]) for r in pts
+                         if r["kind"] == kind and r["algorithm"] != "auto" and r["sim_us"]]
+                    return min(c) if c else None
+                bm, bg = fastest("mpicoll"), fastest("simgrid")
+                vs.append("%.2f" % (bm / bg) if bm and bg else "-")
+                auto = sorted((r for r in pts if r["algorithm"] == "auto"), key=lambda r: not r["sim_us"])
+                if auto and auto[0]["sim_us"]:
+                    au.append("%.2f" % (float(auto[0]["sim_us"]) / bm) if bm else "-")
+                else:
+                    au.append(auto[0]["status"] if auto else "-")    # timeout, failed
+            out.write("| %s | %d | %s | %s |\n" % (coll, p, " | ".join(vs), " | ".join(au)))
+
+
 def plot(args, plat, results, path):
     """One panel per size: simulated time against np, one line per mpicoll
     algorithm, the best SimGrid built-in and the lower bound."""
@@ -570,6 +605,8 @@ def main():
     c = sub.add_parser("calibrate", help="alpha and beta of a platform")
     c.add_argument("platform")
     t = sub.add_parser("table", help="docs/scale.md's tables from CSV files of run --csv")
+    t.add_argument("--summary", action="store_true",
+                   help="only the ratios of the page's first tables (mpicoll/SimGrid, auto/mpicoll)")
     t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
@@ -581,7 +618,7 @@ def main():
     args = ap.parse_args()
     try:
         if args.cmd == "table":
-            tables(args.csv, sys.stdout)
+            (summary if args.summary else tables)(args.csv, sys.stdout)
             return 0
         if args.cmd == "hostfile":
             sys.stdout.write(Platform(args.platform).hostfile(args.np))

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Re-run the simulations behind tools/sim/results/ and docs/scale.md's tables.
+#
+#   tools/sim/rerun.sh -l                 list the result names and their commands
+#   tools/sim/rerun.sh [-n] NAME|GROUP...  re-run them (-n: print the commands only)
+#
+# NAME is a result file's stem (allgather-flat-np256: tools/sim/results/
+# allgather-flat-np256.csv and .txt); GROUP is a pass of
+# docs/results/scale-history.md: pass1 (np 16 and 64), pass2 (np 256 subsets,
+# np 1024 on flat), pass3, pass4, radix (recursive_multiplying at 256 ranks,
+# not in results/ before), or all. Each NAME overwrites its .csv (the runs'
+# CSV files merged, one header) and its .txt (each run's output after a
+# "$ command" line). Then `tools/sim/sim.py table tools/sim/results/*.csv`
+# (and `table --summary`) gives the page's tables.
+#
+# Needs the SMPI build (scripts/smpi-build.sh). Wall times on this project's
+# 2-core machine: seconds to minutes a run at 16 and 64 ranks, minutes to
+# half an hour at 256 and 1024 (docs/results/scale-history.md); runs go at
+# `nice -n 19` (NICE=... to change it). Extra sim.py options for every run
+# (e.g. --lock /tmp/mpicoll-mpi.lock) go in SIM_OPTS. A run whose cells time
+# out still counts: sim.py's exit status 1 is reported, not fatal.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+R=tools/sim/results
+
+# The runs of each name, one per line: the arguments of `sim.py run`.
+runs() {
+    local C P
+    case "$1" in
+    # pass 1 (the first two sessions): every algorithm and built-in, 16 and 64 ranks
+    all*-np16-64) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 16,64 --platform $P --timeout 300" ;;
+    # pass 2: np 256 subsets
+    allreduce-flat-np256|allreduce-fattree-np256) P=${1#allreduce-}; P=${P%%-*}
+        echo "allreduce --np 256 --platform $P -a recursive_doubling,rabenseifner,ring,auto --builtins rdb,rab_rdb,smp_rsag_rab,mvapich2 --timeout 300" ;;
+    allgather-flat-np256)
+        echo "allgather --np 256 --platform flat -a k_bruck:k=4,neighbor,auto --builtins 3dmesh,ompi_neighborexchange --timeout 300" ;;
+    allgather-fattree-np256)
+        echo "allgather --np 256 --platform fattree -m 8,1K,64K -a k_bruck:k=4,neighbor,auto --builtins 3dmesh,ompi_neighborexchange --timeout 300" ;;
+    alltoall-flat-np256)
+        echo "alltoall --np 256 --platform flat -m 8,1K,64K -a bruck_index,pairwise,auto --builtins 2dmesh --timeout 300" ;;
+    alltoall-flat-np256-1M)
+        echo "alltoall --np 256 --platform flat -m 1M -a auto --builtins none --timeout 300" ;;
+    # pass 2: np 1024 on flat
+    allreduce-flat-np1024)
+        echo "allreduce --np 1024 --platform flat -m 8,1K,64K,1M -a recursive_doubling,rabenseifner,auto --builtins rdb,rab_rdb --timeout 240" ;;
+    allgather-flat-np1024)
+        echo "allgather --np 1024 --platform flat -m 8,1K -a k_bruck:k=4,bruck,auto --builtins 3dmesh --timeout 200" ;;
+    alltoall-flat-np1024)
+        echo "alltoall --np 1024 --platform flat -m 8,1K -a bruck_index,auto --builtins none --timeout 200" ;;
+    # pass 3
+    alltoall-fattree-np256-small)
+        echo "alltoall --np 256 --platform fattree -m 8,1K --timeout 300" ;;
+    alltoall-fattree-np256-64K)
+        echo "alltoall --np 256 --platform fattree -m 64K -a pairwise,bruck_index --builtins pair --timeout 600" ;;
+    alltoall-fattree-np256-1M)
+        echo "alltoall --np 256 --platform fattree -m 1M -a pairwise --builtins none --timeout 900" ;;
+    alltoall-flat-np256-1M-b)
+        echo "alltoall --np 256 --platform flat -m 1M -a pairwise --builtins pair --timeout 900" ;;
+    allgather-fattree-np256-1M)
+        echo "allgather --np 256 --platform fattree -m 1M -a neighbor,auto --builtins ompi_neighborexchange --timeout 900" ;;
+    allgather-flat-np256-1M)
+        echo "allgather --np 256 --platform flat -m 1M -a auto --builtins none --timeout 900" ;;
+    allreduce-fattree-np1024)
+        echo "allreduce --np 1024 --platform fattree -m 8,1K,64K,1M -a recursive_doubling,rabenseifner,auto --builtins rdb,rab_rdb --timeout 600" ;;
+    allgather-fattree-np1024)
+        echo "allgather --np 1024 --platform fattree -m 8,1K -a k_bruck:k=4,bruck,recursive_doubling,sparbit,auto --builtins 3dmesh,rdb,bruck --timeout 600" ;;
+    alltoall-fattree-np1024)
+        echo "alltoall --np 1024 --platform fattree -m 8,1K -a bruck_index,zero_copy_bruck,radix_bruck --builtins bruck --timeout 300" ;;
+    alltoall-fattree-np1024-auto)
+        echo "alltoall --np 1024 --platform fattree -m 8,1K -a auto --builtins none --timeout 200" ;;
+    alltoall-flat-np1024-big-auto|alltoall-fattree-np1024-big-auto) P=${1#alltoall-}; P=${P%%-*}
+        echo "alltoall --np 1024 --platform $P -m 64K,1M -a auto --builtins none --timeout 120" ;;
+    allgather-flat-np1024-64K|allgather-fattree-np1024-64K) P=${1#allgather-}; P=${P%%-*}
+        echo "allgather --np 1024 --platform $P -m 64K -a k_bruck:k=4,neighbor,auto --builtins ompi_neighborexchange --timeout 900" ;;
+    alltoall-flat-np1024-64K|alltoall-fattree-np1024-64K) P=${1#alltoall-}; P=${P%%-*}
+        echo "alltoall --np 1024 --platform $P -m 64K -a pairwise --builtins none --timeout 900" ;;
+    # pass 4 (several runs merged into one name)
+    allgather-flat-np1024-1M|allgather-fattree-np1024-1M) P=${1#allgather-}; P=${P%%-*}
+        echo "allgather --np 1024 --platform $P -m 1M -a auto --builtins none --timeout 1800"
+        echo "allgather --np 1024 --platform $P -m 1M -a neighbor --builtins ompi_neighborexchange --timeout 1800"
+        echo "allgather --np 1024 --platform $P -m 1M -a recursive_doubling --builtins rdb --timeout 1800"
+        echo "allgather --np 1024 --platform $P -m 1M -a ring --builtins ring,pair --timeout 1800" ;;
+    alltoall-flat-np1024-1M|alltoall-fattree-np1024-1M) P=${1#alltoall-}; P=${P%%-*}
+        echo "alltoall --np 1024 --platform $P -m 1M -a linear_sync:max_requests=8 --builtins none --timeout 1200"
+        echo "alltoall --np 1024 --platform $P -m 1M -a pairwise --builtins pair --timeout 1800" ;;
+    allgather-flat-np256-full)
+        echo "allgather --np 256 --platform flat -m 8,1K,64K,1M -a bruck,recursive_doubling,ring,sparbit,k_bruck:k=4 --builtins none --timeout 400"
+        echo "allgather --np 256 --platform flat -m 8,1K,64K,1M -a neighbor --builtins 2dmesh,3dmesh,bruck,GB,loosely_lr,NTSLR,NTSLR_NB,pair,rdb,rhv,ring,SMP_NTS,smp_simple,ompi,ompi_neighborexchange,mvapich2,mvapich2_smp,mpich,impi --timeout 400" ;;
+    allgather-fattree-np256-full)
+        echo "allgather --np 256 --platform fattree -m 8,1K,64K,1M -a recursive_doubling,ring,sparbit --builtins none --timeout 400"
+        echo "allgather --np 256 --platform fattree -m 8,1K -a bruck --builtins none --timeout 400" ;;
+    allreduce-flat-np256-full|allreduce-fattree-np256-full) P=${1#allreduce-}; P=${P%%-*}
+        echo "allreduce --np 256 --platform $P -m 8,1K,64K,1M -a basic_linear,nonoverlapping,ring,segmented_ring:segsize=65536 --builtins none --timeout 400"
+        echo "allreduce --np 256 --platform $P -m 8,1K,64K,1M -a rabenseifner --builtins all --timeout 400" ;;
+    alltoall-flat-np256-full)
+        echo "alltoall --np 256 --platform flat -m 8,1K -a bruck_datatype,radix_bruck:radix=4,zero_copy_bruck,hierarchical --builtins none --timeout 400"
+        echo "alltoall --np 256 --platform flat -m 8,1K,64K,1M -a linear_sync:max_requests=8,ring --builtins none --timeout 400"
+        echo "alltoall --np 256 --platform flat -m 8,1K,64K,1M -a pairwise --builtins 2dmesh,3dmesh,bruck,pair,pair_light_barrier,pair_one_barrier,rdb,ring,ring_light_barrier,ring_one_barrier,mvapich2,mvapich2_scatter_dest,mpich,impi --timeout 400" ;;
+    alltoall-fattree-np256-auto)
+        echo "alltoall --np 256 --platform fattree -m 64K,1M -a auto --builtins none --timeout 60" ;;
+    alltoall-fattree-np256-full)
+        echo "alltoall --np 256 --platform fattree -m 1M -a pairwise --builtins pair --timeout 900" ;;
+    alltoall-flat-np1024-builtins)
+        echo "alltoall --np 1024 --platform flat -m 8,1K -a bruck_index --builtins bruck --timeout 300"
+        echo "alltoall --np 1024 --platform flat -m 64K -a pairwise --builtins pair --timeout 1000" ;;
+    alltoall-fattree-np1024-builtins)
+        echo "alltoall --np 1024 --platform fattree -m 64K -a pairwise --builtins pair --timeout 1000" ;;
+    # allreduce's radix-k recursive_multiplying, first look (docs/scale.md)
+    allreduce-flat-np256-radix|allreduce-fattree-np256-radix) P=${1#allreduce-}; P=${P%%-*}
+        echo "allreduce --np 256 --platform $P -m 8,1K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins rdb,rab_rdb" ;;
+    *) return 1 ;;
+    esac
+}
+
+group() {
+    local c p
+    case "$1" in
+    pass1) for c in allgather allreduce alltoall; do for p in flat fattree; do echo $c-$p-np16-64; done; done ;;
+    pass2) echo allreduce-flat-np256 allreduce-fattree-np256 allgather-flat-np256 allgather-fattree-np256 \
+                alltoall-flat-np256 alltoall-flat-np256-1M allreduce-flat-np1024 allgather-flat-np1024 \
+                alltoall-flat-np1024 ;;
+    pass3) echo alltoall-fattree-np256-small alltoall-fattree-np256-64K alltoall-fattree-np256-1M \
+                alltoall-flat-np256-1M-b allgather-fattree-np256-1M allgather-flat-np256-1M \
+                allreduce-fattree-np1024 allgather-fattree-np1024 alltoall-fattree-np1024 \
+                alltoall-fattree-np1024-auto alltoall-flat-np1024-big-auto alltoall-fattree-np1024-big-auto \
+                allgather-flat-np1024-64K allgather-fattree-np1024-64K alltoall-flat-np1024-64K \
+                alltoall-fattree-np1024-64K ;;
+    pass4) echo allgather-flat-np1024-1M allgather-fattree-np1024-1M alltoall-flat-np1024-1M \
+                alltoall-fattree-np1024-1M allgather-flat-np256-full allgather-fattree-np256-full \
+                allreduce-flat-np256-full allreduce-fattree-np256-full alltoall-flat-np256-full \
+                alltoall-fattree-np256-auto alltoall-fattree-np256-full alltoall-flat-np1024-builtins \
+                alltoall-fattree-np1024-builtins ;;
+    radix) echo allreduce-flat-np256-radix allreduce-fattree-np256-radix ;;
+    all) for c in pass1 pass2 pass3 pass4 radix; do group $c; done ;;
+    *) return 1 ;;
+    esac
+}
+
+rerun() {     # NAME: its runs, merged into $R/NAME.csv and $R/NAME.txt
+    local name=$1 tmp args i=0 rc
+    tmp=$(mktemp -d) || exit 2
+    : > "$tmp/txt"
+    while read -r args; do
+        i=$((i + 1))
+        echo "\$ tools/sim/sim.py run $args" >> "$tmp/txt"
+        # shellcheck disable=SC2086  # args and SIM_OPTS are word lists
+        nice -n "${NICE:-19}" tools/sim/sim.py run $args ${SIM_OPTS:-} --csv "$tmp/$i.csv" < /dev/null >> "$tmp/txt" 2>&1
+        rc=$?
+        [ $rc -eq 0 ] || echo "rerun: $name: exit status $rc: $args" >&2
+    done < <(runs "$name")
+    i=0
+    for f in "$tmp"/*.csv; do     # 1.csv .. 4.csv: one header
+        [ -e "$f" ] || continue
+        if [ $i -eq 0 ]; then cat "$f"; else tail -n +2 "$f"; fi
+        i=1
+    done > "$tmp/merged"
+    [ -s "$tmp/merged" ] && cp "$tmp/merged" "$R/$name.csv"
+    cp "$tmp/txt" "$R/$name.txt"
+    rm -rf "$tmp"
+}
+
+list=0 dry=0
+while getopts ln o; do
+    case $o in
+    l) list=1 ;;
+    n) dry=1 ;;
+    *) sed -n '2,6p' "$0" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+if [ $list -eq 1 ]; then
+    for n in $(group all); do echo "$n:"; runs "$n" | sed 's|^|    tools/sim/sim.py run |'; done
+    exit 0
+fi
+[ $# -gt 0 ] || { sed -n '2,6p' "$0" >&2; exit 2; }
+names=()
+for a in "$@"; do
+    if g=$(group "$a"); then mapfile -t gs < <(tr ' ' '\n' <<< "$g" | grep .); names+=("${gs[@]}")
+    elif runs "$a" > /dev/null; then names+=("$a")
+    else echo "rerun: $a: no such result name or group (-l lists them)" >&2; exit 2
+    fi
+done
+for n in "${names[@]}"; do
+    if [ $dry -eq 1 ]; then echo "$n:"; runs "$n" | sed 's|^|    tools/sim/sim.py run |'
+    else echo "rerun: $n" >&2; rerun "$n"
+    fi
+done
