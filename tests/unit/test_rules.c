@@ -126,8 +126,9 @@ static void test_unknown_names(void)
 }
 
 /* The built-in rules give Open MPI's choices (ompi_coll_tuned_allgather_intra_dec_fixed),
- * after the declared fallbacks, wherever the shared-memory rules do not
- * apply: across nodes, and for requests. total = bytes x np. */
+ * after the declared fallbacks, wherever neither the shared-memory rules
+ * nor the simulated ones (16 ranks and more across nodes) apply: requests
+ * on one node, and fewer than 16 ranks across nodes. total = bytes x np. */
 static void test_openmpi_tree(void)
 {
     static const struct { int np; size_t bytes; const char *alg; } t[] = {
@@ -148,11 +149,31 @@ static void test_openmpi_tree(void)
         for (int request = 0; request < 2; request++) {
             char got[64], what[200];
             /* across two nodes, blocking; one node, a request */
+            if (!request && t[i].np >= 16)
+                continue;
             choose("allgather", t[i].np, 2 - request, t[i].bytes, request, got, sizeof got);
             snprintf(what, sizeof what, "built-in np=%d bytes=%zu %s: expected %s, got %s",
                      t[i].np, t[i].bytes, request ? "request" : "2 nodes", t[i].alg, got);
             expect(t[i].np == 1 || strcmp(got, t[i].alg) == 0, what);
         }
+    }
+    /* across nodes from 16 ranks: the fastest under SMPI (docs/scale.md) */
+    static const struct { const char *coll; int np; size_t bytes; const char *alg; } m[] = {
+        { "allgather", 16, 8, "k_bruck:k=4" }, { "allgather", 1024, 8191, "k_bruck:k=4" },
+        { "allgather", 64, 8192, "neighbor" }, { "allgather", 33, 1 << 20, "ring" },
+        { "allreduce", 16, 8, "recursive_multiplying:k=4" },
+        { "allreduce", 1024, 8191, "recursive_multiplying:k=4" },
+        { "allreduce", 256, 8192, "rabenseifner" },
+        { "alltoall", 128, 257, "radix_bruck:radix=4" }, { "alltoall", 1024, 8192, "pairwise" },
+        { "alltoall", 127, 8192, "linear" }, { "alltoall", 256, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        char got[64], what[200];
+        choose(m[i].coll, m[i].np, 2, m[i].bytes, 0, got, sizeof got);
+        snprintf(what, sizeof what, "built-in 2 nodes %s np=%d bytes=%zu: expected %s, got %s",
+                 m[i].coll, m[i].np, m[i].bytes, m[i].alg, got);
+        expect(strncmp(got, m[i].alg, strlen(m[i].alg)) == 0
+               && (got[strlen(m[i].alg)] == '\0' || got[strlen(m[i].alg)] == ':'), what);
     }
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {

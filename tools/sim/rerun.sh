@@ -8,7 +8,7 @@
 # allgather-flat-np256.csv and .txt); GROUP is a pass of
 # docs/results/scale-history.md: pass1 (np 16 and 64), pass2 (np 256 subsets,
 # np 1024 on flat), pass3, pass4, radix (recursive_multiplying at 256 ranks,
-# not in results/ before), or all. Each NAME overwrites its .csv (the runs'
+# not in results/ before), pass5 (recursive_multiplying at every np), or all. Each NAME overwrites its .csv (the runs'
 # CSV files merged, one header) and its .txt (each run's output after a
 # "$ command" line). Then `tools/sim/sim.py table tools/sim/results/*.csv`
 # (and `table --summary`) gives the page's tables.
@@ -109,6 +109,13 @@ runs() {
     # allreduce's radix-k recursive_multiplying, first look (docs/scale.md)
     allreduce-flat-np256-radix|allreduce-fattree-np256-radix) P=${1#allreduce-}; P=${P%%-*}
         echo "allreduce --np 256 --platform $P -m 8,1K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins rdb,rab_rdb" ;;
+    # pass 5 (session 9): recursive_multiplying:k=4 at every np, for the rules
+    allreduce-flat-radix4|allreduce-fattree-radix4) P=${1#allreduce-}; P=${P%%-*}
+        for n in 16 64 256 1024; do
+            echo "allreduce --np $n --platform $P -m 8,1K,64K -a recursive_multiplying:k=4 --builtins none"
+        done ;;
+    alltoall-flat-np1024-radix)
+        echo "alltoall --np 1024 --platform flat -m 1K -a radix_bruck:radix=4 --builtins none" ;;
     *) return 1 ;;
     esac
 }
@@ -132,7 +139,8 @@ group() {
                 alltoall-fattree-np256-auto alltoall-fattree-np256-full alltoall-flat-np1024-builtins \
                 alltoall-fattree-np1024-builtins ;;
     radix) echo allreduce-flat-np256-radix allreduce-fattree-np256-radix ;;
-    all) for c in pass1 pass2 pass3 pass4 radix; do group $c; done ;;
+    pass5) echo allreduce-flat-radix4 allreduce-fattree-radix4 alltoall-flat-np1024-radix ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5; do group $c; done ;;
     *) return 1 ;;
     esac
 }
