@@ -92,7 +92,7 @@ int main(int argc, char **argv)
                    : !strcmp(argv[2], "arg") ? MPI_ERR_ARG : MPI_ERR_UNSUPPORTED_OPERATION;
     int *send = malloc(3 * (size_t)size * sizeof *send);
     int *recv = malloc(3 * (size_t)size * sizeof *recv);
-    static char out[8192];
+    static char out[1 << 16];   /* the verbose log lists every built-in rule */
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < 3 * size; i++) {
             send[i] = rank * 100 + i;
