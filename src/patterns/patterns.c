@@ -11,15 +11,18 @@ int pat_ceil_log2(int p)
     return k;
 }
 
-void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf, size_t off,
-                        size_t bytes)
+void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
+                       size_t bytes)
 {
-    int rel = pat_mod(rank - root, p);
-    for (long long d = 1; d < p; d *= 2) {
-        if (rel < d && rel + d < p)
-            plan_send(pl, buf, off, bytes, pat_mod(rank + d, p));
-        else if (rel >= d && rel < 2 * d)
-            plan_recv(pl, buf, off, bytes, pat_mod(rank - d, p));
+    const int rel = pat_mod(rank - root, p);
+    for (long long d = 1; d < p; d *= k) {
+        if (rel < d) {
+            for (long long i = 1; i < k && rel + i * d < p; i++)
+                plan_send(pl, buf, off, bytes, pat_mod(rank + i * d, p));
+        } else if (rel < k * d) {
+            /* rel = s + i·d with s < d: the parent is relative rank s */
+            plan_recv(pl, buf, off, bytes, pat_mod(rank - rel / d * d, p));
+        }
         plan_end_round(pl);
     }
 }
@@ -103,25 +106,31 @@ void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref sr
     plan_end_round(pl);
 }
 
-void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative, size_t n,
-                         pat_ref src, pat_ref acc, size_t tmp_off)
+void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, size_t n,
+                        pat_ref src, pat_ref acc, size_t tmp_off)
 {
-    int top = commutative ? root : 0;   /* the tree's root */
-    int rel = pat_mod(rank - top, p);
-    plan_need_tmp(pl, tmp_off + n);
+    const int top = commutative ? root : 0;   /* the tree's root */
+    const int rel = pat_mod(rank - top, p);
+    /* at most min(k, p) - 1 children in a round (rank 0's first); one slot
+     * at least, as the binomial tree always declared */
+    const int slots = k - 1 < p - 1 ? k - 1 : (p > 1 ? p - 1 : 1);
+    plan_need_tmp(pl, tmp_off + (size_t)slots * n);
     plan_copy(pl, src.buf, src.off, acc.buf, acc.off, n);
     plan_end_round(pl);
-    for (long long mask = 1; mask < p; mask <<= 1) {
-        if (rel & mask) {
-            plan_send(pl, acc.buf, acc.off, n, pat_mod(rank - mask, p));
+    for (long long d = 1; d < p; d *= k) {
+        const long long digit = rel / d % k;
+        if (digit) {
+            plan_send(pl, acc.buf, acc.off, n, pat_mod(rank - digit * d, p));
             plan_end_round(pl);
             break;
         }
-        if (rel + mask < p) {
-            plan_recv(pl, BUF_TMP, tmp_off, n, pat_mod(rank + mask, p));
-            plan_reduce_after(pl, BUF_TMP, tmp_off, acc.buf, acc.off, n);
-            plan_end_round(pl);
-        }
+        int nc = 0;   /* children this round */
+        for (long long i = 1; i < k && rel + i * d < p; i++, nc++)
+            plan_recv(pl, BUF_TMP, tmp_off + (size_t)nc * n, n, pat_mod(rank + i * d, p));
+        /* acc holds relative ranks [rel, rel + d): each child joins on the right */
+        for (int i = 0; i < nc; i++)
+            plan_reduce_after(pl, BUF_TMP, tmp_off + (size_t)i * n, acc.buf, acc.off, n);
+        plan_end_round(pl);
     }
     if (top != root) {
         if (rank == top)

@@ -20,11 +20,23 @@ static inline int pat_is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 /* Smallest k with 2^k >= p (0 for p <= 1). */
 int pat_ceil_log2(int p);
 
-/* Broadcast `bytes` at (buf, off) from `root` down a binomial tree: in
- * round k the ranks that hold the data (relative ranks [0, 2^k)) send to
- * relative rank + 2^k. ceil(log2 p) rounds. */
-void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf, size_t off,
-                        size_t bytes);
+/* Broadcast `bytes` at (buf, off) from `root` down a k-nomial tree (ranks
+ * relative to the root): in round j, with d = k^j, the ranks that hold the
+ * data (relative ranks [0, d)) send it to relative ranks rel + d, rel + 2d,
+ * ..., rel + (k-1)d below p, nearest first, all in the one round.
+ * ceil(log_k p) rounds (k >= 2). A rank's parent is its relative rank with
+ * the leading base-k digit cleared (pat_reduce_knomial's tree clears the
+ * lowest non-zero digit instead, so that its subtrees are ranges of ranks). */
+void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
+                       size_t bytes);
+
+/* The binomial tree, k = 2: in round j the relative ranks [0, 2^j) send to
+ * relative rank + 2^j. ceil(log2 p) rounds. */
+static inline void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf,
+                                      size_t off, size_t bytes)
+{
+    pat_bcast_knomial(pl, p, rank, root, 2, buf, off, bytes);
+}
 
 /* Bruck's final step: RECV holds, at block i, the block of rank
  * (rank + i) mod p; put every block at its own rank's place. Uses TMP. */
@@ -87,14 +99,28 @@ typedef struct pat_ref {
 void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref src,
                        pat_ref dst, size_t tmp_off);
 
-/* Binomial-tree reduce to `root` of the n-byte vectors at `src`, each
- * rank accumulating in `acc` (the root's acc is its result) and receiving
- * children's partial results into TMP at tmp_off (n bytes). A commutative
+/* K-nomial-tree reduce to `root` of the n-byte vectors at `src` (k >= 2),
+ * each rank accumulating in `acc` (the root's acc is its result). For
+ * d = 1, k, k^2, ...: a rank whose relative rank has a non-zero base-k
+ * digit at d sends its partial result to the rank with that digit cleared
+ * and stops; the others receive their children rel + d, ..., rel + (k-1)d
+ * (those below p) in one round, into TMP from tmp_off (slot i - 1 for
+ * child i, n bytes each; min(k, p) - 1 slots, at least one), and reduce
+ * them on the right in that order: child i holds relative ranks
+ * [rel + i·d, rel + (i+1)·d), so relative order is kept. A commutative
  * operation uses the tree of ranks relative to the root; otherwise the
- * tree rooted at rank 0 (children hold higher ranks, so order is kept) and
- * rank 0 then sends the result to the root. */
-void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative, size_t n,
-                         pat_ref src, pat_ref acc, size_t tmp_off);
+ * tree rooted at rank 0 (relative ranks are ranks: rank order) and rank 0
+ * then sends the result to the root. */
+void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, size_t n,
+                        pat_ref src, pat_ref acc, size_t tmp_off);
+
+/* The binomial tree, k = 2 (one slot of TMP at tmp_off): in step j the
+ * ranks whose relative rank has bit j set send to the rank 2^j below. */
+static inline void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative,
+                                       size_t n, pat_ref src, pat_ref acc, size_t tmp_off)
+{
+    pat_reduce_knomial(pl, p, rank, root, commutative, 2, n, src, acc, tmp_off);
+}
 
 /* Linear broadcast: the root sends the bytes to every rank at once. */
 void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, size_t bytes);

@@ -1,14 +1,16 @@
 /*
  * Rank math of src/patterns, alone: the radix-k fold (pat_fold_k) against
  * its inverse pat_fold_real_k, and recursive_multiplying with k = 2
- * against recursive_doubling, plan for plan (plan_equal).
+ * against recursive_doubling, plan for plan (plan_equal); the k-nomial
+ * trees' shape, the binomial trees (their k = 2) against the code they
+ * replaced, and bcast and reduce knomial:k=2 against binomial.
  */
 #include "core/coll.h"
 #include "patterns/patterns.h"
 
 #include <stdio.h>
 
-extern const coll_desc allreduce_desc;
+extern const coll_desc allreduce_desc, bcast_desc, reduce_desc;
 
 /* Every rank that goes on after the fold is the real rank of its new rank;
  * the new ranks are 0 .. pofk-1, in rank order. */
@@ -78,9 +80,191 @@ static int radix2_cases(void)
     return failures;
 }
 
+/* The binomial trees as they were written before the radix k
+ * (pat_bcast_binomial and pat_reduce_binomial as of 193476f): their callers'
+ * plans must not change. */
+static void old_bcast_binomial(plan *pl, int p, int rank, int root, int buf, size_t off,
+                               size_t bytes)
+{
+    int rel = pat_mod(rank - root, p);
+    for (long long d = 1; d < p; d *= 2) {
+        if (rel < d && rel + d < p)
+            plan_send(pl, buf, off, bytes, pat_mod(rank + d, p));
+        else if (rel >= d && rel < 2 * d)
+            plan_recv(pl, buf, off, bytes, pat_mod(rank - d, p));
+        plan_end_round(pl);
+    }
+}
+
+static void old_reduce_binomial(plan *pl, int p, int rank, int root, int commutative, size_t n,
+                                pat_ref src, pat_ref acc, size_t tmp_off)
+{
+    int top = commutative ? root : 0;
+    int rel = pat_mod(rank - top, p);
+    plan_need_tmp(pl, tmp_off + n);
+    plan_copy(pl, src.buf, src.off, acc.buf, acc.off, n);
+    plan_end_round(pl);
+    for (long long mask = 1; mask < p; mask <<= 1) {
+        if (rel & mask) {
+            plan_send(pl, acc.buf, acc.off, n, pat_mod(rank - mask, p));
+            plan_end_round(pl);
+            break;
+        }
+        if (rel + mask < p) {
+            plan_recv(pl, BUF_TMP, tmp_off, n, pat_mod(rank + mask, p));
+            plan_reduce_after(pl, BUF_TMP, tmp_off, acc.buf, acc.off, n);
+            plan_end_round(pl);
+        }
+    }
+    if (top != root) {
+        if (rank == top)
+            plan_send(pl, acc.buf, acc.off, n, root);
+        else if (rank == root)
+            plan_recv(pl, acc.buf, acc.off, n, top);
+        plan_end_round(pl);
+    }
+}
+
+/* Both finished plans are the same; frees them. */
+static int same_plans(plan *x, plan *y)
+{
+    const int ok = plan_finish(x) == 0 && plan_finish(y) == 0 && plan_equal(x, y);
+    plan_free(x);
+    plan_free(y);
+    return ok;
+}
+
+static int binomial_cases(void)
+{
+    int failures = 0;
+    const pat_ref src = { BUF_SEND, 8 }, acc = { BUF_TMP, 0 };
+    for (int p = 1; p <= 300 && failures < 10; p++) {
+        const int roots[] = { 0, 1 % p, p / 2, p - 1 };
+        for (int ri = 0; ri < 4; ri++) {
+            for (int r = 0; r < p; r++) {
+                const int root = roots[ri];
+                plan x, y;
+                plan_init(&x, p, r);
+                plan_init(&y, p, r);
+                old_bcast_binomial(&x, p, r, root, BUF_RECV, 16, 24);
+                pat_bcast_binomial(&y, p, r, root, BUF_RECV, 16, 24);
+                if (!same_plans(&x, &y)) {
+                    printf("FAIL binomial bcast p=%d root %d rank %d: the plan changed\n", p,
+                           root, r);
+                    failures++;
+                }
+                for (int comm = 0; comm <= 1; comm++) {
+                    plan_init(&x, p, r);
+                    plan_init(&y, p, r);
+                    old_reduce_binomial(&x, p, r, root, comm, 24, src, acc, 24);
+                    pat_reduce_binomial(&y, p, r, root, comm, 24, src, acc, 24);
+                    if (!same_plans(&x, &y)) {
+                        printf("FAIL binomial reduce p=%d root %d rank %d commutative %d: "
+                               "the plan changed\n", p, root, r, comm);
+                        failures++;
+                    }
+                }
+            }
+        }
+    }
+    printf("binomial trees: %s\n", failures ? "FAILED" : "p = 1..300, 4 roots passed");
+    return failures;
+}
+
+/* The k-nomial broadcast: the root sends in each of ceil(log_k p) rounds,
+ * every other rank receives exactly once, from its relative rank with its
+ * leading base-k digit cleared, and sends only after that. */
+static int knomial_cases(void)
+{
+    int failures = 0;
+    for (int k = 2; k <= 9; k++) {
+        for (int p = 1; p <= 300 && failures < 10; p++) {
+            const int root = p / 3;
+            int rounds = 0;
+            for (long long q = 1; q < p; q *= k)
+                rounds++;
+            for (int r = 0; r < p; r++) {
+                plan pl;
+                plan_init(&pl, p, r);
+                pat_bcast_knomial(&pl, p, r, root, k, BUF_RECV, 0, 1);
+                if (plan_finish(&pl)) {
+                    plan_free(&pl);
+                    return failures + 1;
+                }
+                const int rel = pat_mod(r - root, p);
+                long long top = 1;   /* the leading digit's place */
+                while (top * k <= rel)
+                    top *= k;
+                const int parent = pat_mod(root + rel % top, p);
+                int recvs = 0, bad = 0;
+                for (size_t i = 0; i < pl.nops; i++) {
+                    const plan_op *o = &pl.ops[i];
+                    if (o->kind == OP_RECV)
+                        bad |= recvs++ || o->peer != parent;
+                    else if (o->kind == OP_SEND)
+                        bad |= r != root && !recvs;
+                }
+                bad |= recvs != (r != root);
+                if (r == root && p > 1)
+                    bad |= (int)pl.nrounds != rounds;
+                if (bad) {
+                    printf("FAIL knomial bcast k=%d p=%d root %d rank %d: %d receive(s), %zu "
+                           "rounds (want %d)\n", k, p, root, r, recvs, pl.nrounds, rounds);
+                    failures++;
+                }
+                plan_free(&pl);
+            }
+        }
+    }
+    printf("knomial bcast: %s\n", failures ? "FAILED" : "k = 2..9, p = 1..300 passed");
+    return failures;
+}
+
+/* knomial:k=2 is binomial, plan for plan, for bcast and reduce. */
+static int knomial2_cases(void)
+{
+    const coll_desc *colls[] = { &bcast_desc, &reduce_desc };
+    int failures = 0;
+    for (int c = 0; c < 2; c++) {
+        const coll_algo *bin = coll_algo_find(colls[c], "binomial");
+        const coll_algo *kn = coll_algo_find(colls[c], "knomial");
+        if (!bin || !kn) {
+            printf("FAIL %s: binomial or knomial not found\n", colls[c]->name);
+            return failures + 1;
+        }
+        for (int p = 1; p <= 300 && failures < 10; p++) {
+            for (int root = 0; root < p; root += 1 + p / 5) {
+                for (int comm = 0; comm <= 1; comm++) {
+                    for (int r = 0; r < p; r++) {
+                        plan_args a = { .p = p, .rank = r, .block = 24, .esize = 8,
+                                        .root = root, .commutative = comm, .param = { 2 } };
+                        plan x, y;
+                        if (plan_build(&x, bin->build, &a))
+                            return failures + 1;
+                        if (plan_build(&y, kn->build, &a)) {
+                            plan_free(&x);
+                            return failures + 1;
+                        }
+                        if (!plan_equal(&x, &y)) {
+                            printf("FAIL %s: p=%d root %d rank %d commutative %d: knomial:k=2 "
+                                   "differs from binomial\n", colls[c]->name, p, root, r, comm);
+                            failures++;
+                        }
+                        plan_free(&x);
+                        plan_free(&y);
+                    }
+                }
+            }
+        }
+    }
+    printf("knomial:k=2: %s\n", failures ? "FAILED" : "bcast and reduce, p = 1..300 passed");
+    return failures;
+}
+
 int main(void)
 {
-    int failures = fold_cases() + radix2_cases();
+    int failures = fold_cases() + radix2_cases() + binomial_cases() + knomial_cases()
+                   + knomial2_cases();
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures != 0;
 }

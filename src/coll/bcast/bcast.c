@@ -6,6 +6,11 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+static const algo_param knomial_params[] = {
+    { "k", 4, 2, 1 << 20, "radix: a rank with the data sends to up to k-1 ranks per round" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 /* native has no builder: the MPI library runs it (R_NATIVE) */
 #define bcast_native NULL
 

@@ -6,6 +6,11 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+static const algo_param knomial_params[] = {
+    { "k", 4, 2, 1 << 20, "radix: a rank receives up to k-1 partial results per round" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 /* native has no builder: the MPI library runs it (R_NATIVE) */
 #define reduce_native NULL
 
