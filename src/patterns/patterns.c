@@ -265,3 +265,23 @@ int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int bu
     *h_out = h;
     return steps;
 }
+
+/* Depth-first over Swing's tree: the ranks `rep` reaches through steps
+ * s..L-1, in order, *k counting the positions passed; r's position or -1. */
+static int swing_find(int rep, int s, int L, int p, int r, int *k)
+{
+    if (s == L) {
+        if (rep == r)
+            return *k;
+        ++*k;
+        return -1;
+    }
+    const int at = swing_find(rep, s + 1, L, p, r, k);
+    return at >= 0 ? at : swing_find(pat_swing_peer(rep, s, p), s + 1, L, p, r, k);
+}
+
+int pat_swing_position(int p, int r)
+{
+    int k = 0;
+    return swing_find(0, 0, pat_ceil_log2(p), p, r, &k);
+}

@@ -213,4 +213,31 @@ static inline void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n,
 int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t esize, int buf,
                 size_t tmp_off, int lo[], int hi[], int *l, int *h);
 
+/* ---- Swing (De Sensi, Bonato, Saam & Hoefler, NSDI 2024) -------------- */
+
+/* rho(s) = sum over i = 0..s of (-2)^i = (1 - (-2)^(s+1)) / 3:
+ * 1, -1, 3, -5, 11, -21, ... (s <= 60). */
+static inline long long pat_swing_rho(int s)
+{
+    const long long m = 1LL << (s + 1);
+    return (1 - (s % 2 ? m : -m)) / 3;
+}
+
+/* Rank r's peer at step s among p ranks, p a power of two: r + rho(s) if r
+ * is even, r - rho(s) if r is odd, mod p. rho(s) is odd, so the peer's
+ * parity is the other one and the peer's peer is r. */
+static inline int pat_swing_peer(int r, int s, int p)
+{
+    return pat_mod(r % 2 ? r - pat_swing_rho(s) : r + pat_swing_rho(s), p);
+}
+
+/* Rank r's position in Swing's tree, p a power of two (L = log2 p): the
+ * ranks r reaches through steps s..L-1 are those r itself reaches through
+ * steps s+1..L-1 and those its step-s peer reaches. Listed depth-first
+ * from rank 0 (at each step first the rank's own part, then its peer's),
+ * every such set of 2^(L-s) ranks holds consecutive positions, aligned to
+ * its size, and rank r's step-s peer lies in the aligned range of
+ * 2^(L-s-1) positions next to r's own. O(p) time, no allocation. */
+int pat_swing_position(int p, int r);
+
 #endif

@@ -3,12 +3,14 @@
  * its inverse pat_fold_real_k, and recursive_multiplying with k = 2
  * against recursive_doubling, plan for plan (plan_equal); the k-nomial
  * trees' shape, the binomial trees (their k = 2) against the code they
- * replaced, and bcast and reduce knomial:k=2 against binomial.
+ * replaced, and bcast and reduce knomial:k=2 against binomial; Swing's
+ * peers and block positions (pat_swing_peer, pat_swing_position).
  */
 #include "core/coll.h"
 #include "patterns/patterns.h"
 
 #include <stdio.h>
+#include <string.h>
 
 extern const coll_desc allreduce_desc, bcast_desc, reduce_desc;
 
@@ -258,13 +260,50 @@ static int knomial2_cases(void)
         }
     }
     printf("knomial:k=2: %s\n", failures ? "FAILED" : "bcast and reduce, p = 1..300 passed");
+/* Swing: rho(s) = 1, -1, 3, -5, 11; the peer's peer is the rank; the
+ * positions are a permutation of 0..p-1 in which, at every step s, the
+ * peer lies in the aligned range of p/2^(s+1) positions next to the
+ * rank's own (what swing_bandwidth's messages rely on). */
+static int swing_cases(void)
+{
+    static const long long rho[] = { 1, -1, 3, -5, 11, -21 };
+    static int pos[1024];
+    static char seen[1024];
+    int failures = 0;
+    for (int s = 0; s < 6; s++)
+        if (pat_swing_rho(s) != rho[s]) {
+            printf("FAIL swing: rho(%d) = %lld, not %lld\n", s, pat_swing_rho(s), rho[s]);
+            failures++;
+        }
+    for (int p = 1; p <= 1024 && failures < 10; p *= 2) {
+        const int steps = pat_ceil_log2(p);
+        memset(seen, 0, sizeof seen);
+        for (int r = 0; r < p; r++) {
+            pos[r] = pat_swing_position(p, r);
+            if (pos[r] < 0 || pos[r] >= p || seen[pos[r]]++) {
+                printf("FAIL swing p=%d: rank %d at position %d\n", p, r, pos[r]);
+                failures++;
+            }
+        }
+        for (int r = 0; r < p && failures < 10; r++) {
+            for (int s = 0; s < steps; s++) {
+                const int q = pat_swing_peer(r, s, p), w = p >> (s + 1);
+                if (pat_swing_peer(q, s, p) != r || ((pos[q] / w) ^ 1) != pos[r] / w) {
+                    printf("FAIL swing p=%d step %d: rank %d (position %d), peer %d "
+                           "(position %d)\n", p, s, r, pos[r], q, pos[q]);
+                    failures++;
+                }
+            }
+        }
+    }
+    printf("swing: %s\n", failures ? "FAILED" : "p = 1..1024 (powers of two) passed");
     return failures;
 }
 
 int main(void)
 {
     int failures = fold_cases() + radix2_cases() + binomial_cases() + knomial_cases()
-                   + knomial2_cases();
+                   + knomial2_cases() + swing_cases();
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures != 0;
 }
