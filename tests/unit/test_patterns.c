@@ -260,6 +260,9 @@ static int knomial2_cases(void)
         }
     }
     printf("knomial:k=2: %s\n", failures ? "FAILED" : "bcast and reduce, p = 1..300 passed");
+    return failures;
+}
+
 /* Swing: rho(s) = 1, -1, 3, -5, 11; the peer's peer is the rank; the
  * positions are a permutation of 0..p-1 in which, at every step s, the
  * peer lies in the aligned range of p/2^(s+1) positions next to the
