@@ -164,8 +164,10 @@ static void test_openmpi_tree(void)
         { "allreduce", 16, 8, "recursive_multiplying:k=4" },
         { "allreduce", 1024, 8191, "recursive_multiplying:k=4" },
         { "allreduce", 256, 8192, "rabenseifner" },
-        { "alltoall", 128, 257, "radix_bruck:radix=4" }, { "alltoall", 1024, 8192, "pairwise" },
-        { "alltoall", 127, 8192, "linear" }, { "alltoall", 256, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
+        { "alltoall", 128, 257, "mesh2d" }, { "alltoall", 1024, 8192, "pairwise" },
+        { "alltoall", 127, 8192, "linear" }, { "alltoall", 256, 256, "mesh2d" },
+        { "alltoall", 1024, 256, "bruck_index" }, { "alltoall", 1024, 257, "mesh2d" },
+        { "alltoall", 15, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         char got[64], what[200];

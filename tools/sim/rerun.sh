@@ -8,7 +8,8 @@
 # allgather-flat-np256.csv and .txt); GROUP is a pass of
 # docs/results/scale-history.md: pass1 (np 16 and 64), pass2 (np 256 subsets,
 # np 1024 on flat), pass3, pass4, radix (recursive_multiplying at 256 ranks,
-# not in results/ before), pass5 (recursive_multiplying at every np), or all. Each NAME overwrites its .csv (the runs'
+# not in results/ before), pass5 (recursive_multiplying at every np; auto
+# under the rules across nodes), or all. Each NAME overwrites its .csv (the runs'
 # CSV files merged, one header) and its .txt (each run's output after a
 # "$ command" line). Then `tools/sim/sim.py table tools/sim/results/*.csv`
 # (and `table --summary`) gives the page's tables.
@@ -114,8 +115,22 @@ runs() {
         for n in 16 64 256 1024; do
             echo "allreduce --np $n --platform $P -m 8,1K,64K -a recursive_multiplying:k=4 --builtins none"
         done ;;
+    alltoall-flat-mesh2d|alltoall-fattree-mesh2d) P=${1#alltoall-}; P=${P%%-*}
+        for n in 16,64 256 1024; do
+            echo "alltoall --np $n --platform $P -m 8,1K -a mesh2d --builtins none --timeout 900"
+        done ;;
     alltoall-flat-np1024-radix)
         echo "alltoall --np 1024 --platform flat -m 1K -a radix_bruck:radix=4 --builtins none" ;;
+    # pass 5: auto under the rules of 16 ranks and more across nodes (the
+    # other results' auto rows, of older rules, were dropped)
+    all*-np16-64-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 16,64 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 300" ;;
+    all*-np256-1024-small-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 256,1024 --platform $P -m 8,1K -a auto --builtins none --timeout 600" ;;
+    all*-np256-big-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 256 --platform $P -m 64K,1M -a auto --builtins none --timeout 900" ;;
+    all*-np1024-big-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 1024 --platform $P -m 64K,1M -a auto --builtins none --timeout 1800" ;;
     *) return 1 ;;
     esac
 }
@@ -139,7 +154,11 @@ group() {
                 alltoall-fattree-np256-auto alltoall-fattree-np256-full alltoall-flat-np1024-builtins \
                 alltoall-fattree-np1024-builtins ;;
     radix) echo allreduce-flat-np256-radix allreduce-fattree-np256-radix ;;
-    pass5) echo allreduce-flat-radix4 allreduce-fattree-radix4 alltoall-flat-np1024-radix ;;
+    pass5) echo allreduce-flat-radix4 allreduce-fattree-radix4 alltoall-flat-np1024-radix \
+                alltoall-flat-mesh2d alltoall-fattree-mesh2d
+           for c in allgather allreduce alltoall; do for p in flat fattree; do
+               echo $c-$p-np16-64-auto $c-$p-np256-1024-small-auto $c-$p-np256-big-auto $c-$p-np1024-big-auto
+           done; done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5; do group $c; done ;;
     *) return 1 ;;
     esac
