@@ -40,8 +40,6 @@ runs() {
         echo "allgather --np 256 --platform fattree -m 8,1K,64K -a k_bruck:k=4,neighbor,auto --builtins 3dmesh,ompi_neighborexchange --timeout 300" ;;
     alltoall-flat-np256)
         echo "alltoall --np 256 --platform flat -m 8,1K,64K -a bruck_index,pairwise,auto --builtins 2dmesh --timeout 300" ;;
-    alltoall-flat-np256-1M)
-        echo "alltoall --np 256 --platform flat -m 1M -a auto --builtins none --timeout 300" ;;
     # pass 2: np 1024 on flat
     allreduce-flat-np1024)
         echo "allreduce --np 1024 --platform flat -m 8,1K,64K,1M -a recursive_doubling,rabenseifner,auto --builtins rdb,rab_rdb --timeout 240" ;;
@@ -60,18 +58,12 @@ runs() {
         echo "alltoall --np 256 --platform flat -m 1M -a pairwise --builtins pair --timeout 900" ;;
     allgather-fattree-np256-1M)
         echo "allgather --np 256 --platform fattree -m 1M -a neighbor,auto --builtins ompi_neighborexchange --timeout 900" ;;
-    allgather-flat-np256-1M)
-        echo "allgather --np 256 --platform flat -m 1M -a auto --builtins none --timeout 900" ;;
     allreduce-fattree-np1024)
         echo "allreduce --np 1024 --platform fattree -m 8,1K,64K,1M -a recursive_doubling,rabenseifner,auto --builtins rdb,rab_rdb --timeout 600" ;;
     allgather-fattree-np1024)
         echo "allgather --np 1024 --platform fattree -m 8,1K -a k_bruck:k=4,bruck,recursive_doubling,sparbit,auto --builtins 3dmesh,rdb,bruck --timeout 600" ;;
     alltoall-fattree-np1024)
         echo "alltoall --np 1024 --platform fattree -m 8,1K -a bruck_index,zero_copy_bruck,radix_bruck --builtins bruck --timeout 300" ;;
-    alltoall-fattree-np1024-auto)
-        echo "alltoall --np 1024 --platform fattree -m 8,1K -a auto --builtins none --timeout 200" ;;
-    alltoall-flat-np1024-big-auto|alltoall-fattree-np1024-big-auto) P=${1#alltoall-}; P=${P%%-*}
-        echo "alltoall --np 1024 --platform $P -m 64K,1M -a auto --builtins none --timeout 120" ;;
     allgather-flat-np1024-64K|allgather-fattree-np1024-64K) P=${1#allgather-}; P=${P%%-*}
         echo "allgather --np 1024 --platform $P -m 64K -a k_bruck:k=4,neighbor,auto --builtins ompi_neighborexchange --timeout 900" ;;
     alltoall-flat-np1024-64K|alltoall-fattree-np1024-64K) P=${1#alltoall-}; P=${P%%-*}
@@ -98,8 +90,6 @@ runs() {
         echo "alltoall --np 256 --platform flat -m 8,1K -a bruck_datatype,radix_bruck:radix=4,zero_copy_bruck,hierarchical --builtins none --timeout 400"
         echo "alltoall --np 256 --platform flat -m 8,1K,64K,1M -a linear_sync:max_requests=8,ring --builtins none --timeout 400"
         echo "alltoall --np 256 --platform flat -m 8,1K,64K,1M -a pairwise --builtins 2dmesh,3dmesh,bruck,pair,pair_light_barrier,pair_one_barrier,rdb,ring,ring_light_barrier,ring_one_barrier,mvapich2,mvapich2_scatter_dest,mpich,impi --timeout 400" ;;
-    alltoall-fattree-np256-auto)
-        echo "alltoall --np 256 --platform fattree -m 64K,1M -a auto --builtins none --timeout 60" ;;
     alltoall-fattree-np256-full)
         echo "alltoall --np 256 --platform fattree -m 1M -a pairwise --builtins pair --timeout 900" ;;
     alltoall-flat-np1024-builtins)
@@ -123,8 +113,10 @@ runs() {
         echo "alltoall --np 1024 --platform flat -m 1K -a radix_bruck:radix=4 --builtins none" ;;
     # pass 5: auto under the rules of 16 ranks and more across nodes (the
     # other results' auto rows, of older rules, were dropped)
-    all*-np16-64-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+    all*-np16-64-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}   # alltoall's file keeps 64K and 1M
         echo "$C --np 16,64 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 300" ;;
+    alltoall-*-np16-64-small-auto) P=${1#alltoall-}; P=${P%%-*}   # 8 B and 1 KiB under the mesh2d rule
+        echo "alltoall --np 16,64 --platform $P -m 8,1K -a auto --builtins none --timeout 900" ;;
     all*-np256-1024-small-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 256,1024 --platform $P -m 8,1K -a auto --builtins none --timeout 600" ;;
     all*-np256-big-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
@@ -140,25 +132,25 @@ group() {
     case "$1" in
     pass1) for c in allgather allreduce alltoall; do for p in flat fattree; do echo $c-$p-np16-64; done; done ;;
     pass2) echo allreduce-flat-np256 allreduce-fattree-np256 allgather-flat-np256 allgather-fattree-np256 \
-                alltoall-flat-np256 alltoall-flat-np256-1M allreduce-flat-np1024 allgather-flat-np1024 \
+                alltoall-flat-np256 allreduce-flat-np1024 allgather-flat-np1024 \
                 alltoall-flat-np1024 ;;
     pass3) echo alltoall-fattree-np256-small alltoall-fattree-np256-64K alltoall-fattree-np256-1M \
-                alltoall-flat-np256-1M-b allgather-fattree-np256-1M allgather-flat-np256-1M \
+                alltoall-flat-np256-1M-b allgather-fattree-np256-1M \
                 allreduce-fattree-np1024 allgather-fattree-np1024 alltoall-fattree-np1024 \
-                alltoall-fattree-np1024-auto alltoall-flat-np1024-big-auto alltoall-fattree-np1024-big-auto \
                 allgather-flat-np1024-64K allgather-fattree-np1024-64K alltoall-flat-np1024-64K \
                 alltoall-fattree-np1024-64K ;;
     pass4) echo allgather-flat-np1024-1M allgather-fattree-np1024-1M alltoall-flat-np1024-1M \
                 alltoall-fattree-np1024-1M allgather-flat-np256-full allgather-fattree-np256-full \
                 allreduce-flat-np256-full allreduce-fattree-np256-full alltoall-flat-np256-full \
-                alltoall-fattree-np256-auto alltoall-fattree-np256-full alltoall-flat-np1024-builtins \
+                alltoall-fattree-np256-full alltoall-flat-np1024-builtins \
                 alltoall-fattree-np1024-builtins ;;
     radix) echo allreduce-flat-np256-radix allreduce-fattree-np256-radix ;;
     pass5) echo allreduce-flat-radix4 allreduce-fattree-radix4 alltoall-flat-np1024-radix \
                 alltoall-flat-mesh2d alltoall-fattree-mesh2d
            for c in allgather allreduce alltoall; do for p in flat fattree; do
                echo $c-$p-np16-64-auto $c-$p-np256-1024-small-auto $c-$p-np256-big-auto $c-$p-np1024-big-auto
-           done; done ;;
+           done; done
+           echo alltoall-flat-np16-64-small-auto alltoall-fattree-np16-64-small-auto ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5; do group $c; done ;;
     *) return 1 ;;
     esac
