@@ -161,19 +161,26 @@ int exec_wait_yields(void)
  * processor between tests, as Open MPI's mpi_yield_when_idle does: the
  * rank it waits for may need this core (MPICH's MPI_Waitall spins, and 8
  * ranks on 2 cores then crawl). Otherwise MPI_Waitall. */
+int exec_waitall(int n, MPI_Request *reqs)
+{
+    if (!exec_wait_yields())
+        return PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    for (;;) {
+        int flag, rc = PMPI_Testall(n, reqs, &flag, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+        sched_yield();
+    }
+}
+
 static int wait_round(exec_state *x, int blocking, int *flag)
 {
     *flag = 1;
     if (x->nreq == 0)
         return MPI_SUCCESS;
-    if (blocking && !exec_wait_yields())
-        return PMPI_Waitall((int)x->nreq, x->reqs, MPI_STATUSES_IGNORE);
-    for (;;) {
-        int rc = PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
-        if (rc != MPI_SUCCESS || *flag || !blocking)
-            return rc;
-        sched_yield();
-    }
+    if (blocking)
+        return exec_waitall((int)x->nreq, x->reqs);
+    return PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop

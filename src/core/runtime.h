@@ -261,6 +261,9 @@ int exec_progress(exec_state *x, int blocking, int *done);
  * this node runs more ranks than it has processors) rather than block in
  * the MPI library, whose waits may spin (MPICH's do). */
 int exec_wait_yields(void);
+/* Waits for n requests: MPI_Waitall, or on an oversubscribed node
+ * (exec_wait_yields) tests and yields the processor between tests. */
+int exec_waitall(int n, MPI_Request *reqs);
 
 /* ---- datatypes ---------------------------------------------------------- */
 
