@@ -157,7 +157,7 @@ static int step(req_t *r, int blocking, int *done)
     int rc;
     if (blocking) {
         *done = 1;
-        rc = PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE);
+        rc = exec_waitall(1, &r->mreq);   /* yields on an oversubscribed node */
     } else {
         rc = PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE);
     }
