@@ -24,19 +24,19 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import launches  # noqa: E402  (the same directory)
+
 COLLS = ["allgather", "allreduce", "alltoall"]
 
 
 def launcher(mpirun, n):
-    cmd = [mpirun]
-    try:
-        ver = subprocess.run([mpirun, "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        ver = ""
-    if "Open MPI" in ver or "OpenRTE" in ver:
-        cmd += ["--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1",
-                "--bind-to", "core:overload-allowed", "--map-by", "core"]
-    return cmd + ["-n", str(n)]
+    """launches.py's mpirun command line, pinned as the run of record was
+    when mpirun is Open MPI's."""
+    cmd = launches.launcher(n, mpirun)
+    if "--allow-run-as-root" in cmd:
+        cmd += ["--bind-to", "core:overload-allowed", "--map-by", "core"]
+    return cmd
 
 
 def medians(text):

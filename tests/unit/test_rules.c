@@ -129,6 +129,18 @@ static void test_unknown_names(void)
  * after the declared fallbacks, wherever neither the shared-memory rules
  * nor the simulated ones (16 ranks and more across nodes) apply: requests
  * on one node, and fewer than 16 ranks across nodes. total = bytes x np. */
+/* The built-in choice for coll on np ranks of nnodes nodes (blocking) is
+ * alg, or alg with its parameters ("shm" matches "shm:segment=..."). */
+static void expect_choice(const char *coll, int np, int nnodes, size_t bytes, const char *alg)
+{
+    char got[64], what[200];
+    const size_t n = strlen(alg);
+    choose(coll, np, nnodes, bytes, 0, got, sizeof got);
+    snprintf(what, sizeof what, "built-in %s %s np=%d bytes=%zu: expected %s, got %s",
+             nnodes == 1 ? "one node" : "2 nodes", coll, np, bytes, alg, got);
+    expect(strncmp(got, alg, n) == 0 && (got[n] == '\0' || got[n] == ':'), what);
+}
+
 static void test_openmpi_tree(void)
 {
     static const struct { int np; size_t bytes; const char *alg; } t[] = {
@@ -169,14 +181,8 @@ static void test_openmpi_tree(void)
         { "alltoall", 1024, 256, "bruck_index" }, { "alltoall", 1024, 257, "mesh2d" },
         { "alltoall", 15, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
     };
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
-        char got[64], what[200];
-        choose(m[i].coll, m[i].np, 2, m[i].bytes, 0, got, sizeof got);
-        snprintf(what, sizeof what, "built-in 2 nodes %s np=%d bytes=%zu: expected %s, got %s",
-                 m[i].coll, m[i].np, m[i].bytes, m[i].alg, got);
-        expect(strncmp(got, m[i].alg, strlen(m[i].alg)) == 0
-               && (got[strlen(m[i].alg)] == '\0' || got[strlen(m[i].alg)] == ':'), what);
-    }
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
         { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "shm:segment=4194304" },
@@ -203,14 +209,8 @@ static void test_openmpi_tree(void)
                  x[i].np, x[i].bytes, x[i].alg, got);
         expect(strcmp(got, x[i].alg) == 0, what);
     }
-    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
-        char got[64], what[200];
-        choose(s[i].coll, s[i].np, 1, s[i].bytes, 0, got, sizeof got);
-        snprintf(what, sizeof what, "built-in one node %s np=%d bytes=%zu: expected %s, got %s",
-                 s[i].coll, s[i].np, s[i].bytes, s[i].alg, got);
-        expect(strncmp(got, s[i].alg, strlen(s[i].alg)) == 0
-               && (got[strlen(s[i].alg)] == '\0' || got[strlen(s[i].alg)] == ':'), what);
-    }
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        expect_choice(s[i].coll, s[i].np, 1, s[i].bytes, s[i].alg);
 }
 
 /* A rule whose shared-memory algorithm is unavailable for the call (a
