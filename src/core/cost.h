@@ -1,0 +1,71 @@
+/*
+ * The cost model: what a collective's plans take on a machine described by
+ * a few parameters (no MPI).
+ *
+ * Parameters (cost_params) describe two kinds of link, between two ranks of
+ * one node and between nodes, and the local copy and reduction rates. They
+ * come from `mpicoll calibrate` (a small text file, cost_read) or from
+ * cost_defaults. The file, one `key value` a line, `#` comments:
+ *
+ *     net.latency 1e-06          s: a message's wire latency, end to end
+ *     net.beta 1e-10             s per byte on one link (1 / bandwidth)
+ *     net.send_overhead 2e-07    s of CPU per message sent
+ *     net.recv_overhead 2e-07    s of CPU per message received
+ *     net.eager 0                bytes: messages up to this size leave before
+ *                                their receive is posted (above: rendezvous)
+ *     node.latency ...           the same five inside a node
+ *     copy 1e-10                 s per byte of a local copy
+ *     reduce 2.5e-10             s per byte of a local reduction
+ *
+ * A key left out keeps its default. latency and beta must be positive; the
+ * overheads, copy and reduce may be 0 (under SMPI without simulated
+ * computation local work takes no time); eager is a whole number of bytes.
+ *
+ * cost_plans (cost.c) replays the plans of all ranks against these
+ * parameters: see its comment for the model itself.
+ */
+#ifndef MPICOLL_COST_H
+#define MPICOLL_COST_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "plan.h"
+
+typedef struct cost_link {
+    double latency;         /* s, end to end */
+    double beta;            /* s per byte of one link */
+    double send_overhead;   /* s of CPU per message sent */
+    double recv_overhead;   /* s of CPU per message received */
+    size_t eager;           /* bytes: up to this, a message needs no posted receive */
+} cost_link;
+
+typedef struct cost_params {
+    cost_link node;         /* two ranks of one node */
+    cost_link net;          /* two nodes */
+    double copy;            /* s per byte copied */
+    double reduce;          /* s per byte reduced */
+} cost_params;
+
+/* The defaults: the network of platforms/flat.xml (1 us, 10 GB/s, 0.2 us of
+ * CPU per message sent and received, rendezvous at every size, as SMPI),
+ * and a node of one 2020s server (see cost.c). */
+void cost_defaults(cost_params *cp);
+
+/* Reads a parameter file over *cp (keys left out keep their value).
+ * 0, or -1 with "FILE:LINE: what" (or "FILE: what") in err. */
+int cost_read(const char *path, cost_params *cp, char *err, size_t errlen);
+
+/* Writes every parameter in the file format, after `comment` (lines to
+ * prefix with "# ", may be NULL). 0, or -1 on a write error. */
+int cost_write(FILE *f, const cost_params *cp, const char *comment);
+
+/* The time of one call: every rank's plan (plans[r] for rank r of p),
+ * node_of[r] the node of rank r (NULL: one rank a node), all ranks
+ * starting together. 0 and *seconds, the time at which the last rank
+ * finishes; -1 when memory ran out or the plans do not match (a message
+ * without its receive). */
+int cost_plans(const plan *plans, int p, const int *node_of, const cost_params *cp,
+               double *seconds);
+
+#endif
