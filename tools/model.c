@@ -6,13 +6,11 @@
  * For each rank the algorithm's builder makes the plan that rank would run
  * (as the library does at a call: no in-place, commutative operation,
  * default parameters, nodes of --ranks-per-node consecutive ranks), and
- * plan_count gives its α terms A (Σ over rounds of max(#sends, #receives))
- * and β bytes B (Σ over rounds of max(bytes sent, bytes received)) and the
- * bytes it reduces R. The prediction is the slowest rank's
- *     T = α·A + β·B + γ·R
- * with α, β, γ given (seconds, seconds per byte). It charges every message
- * of a round in sequence and ignores the network's topology and
- * contention: docs/scale.md compares it with simulated times.
+ * cost_plans (src/core/cost.c) replays all of them on the machine of
+ * --params (a file of `mpicoll calibrate`, else cost_defaults): per-message
+ * overheads, latency, shared link bandwidth, copy and reduction rates,
+ * inside a node and between nodes. docs/scale.md compares it with
+ * simulated times.
  *
  * The selection's choice is the library's own: MPICOLL_RULES when set,
  * else the built-in rules, then the restriction check and fallback
@@ -21,6 +19,7 @@
  */
 #include "cli.h"
 #include "core/coll.h"
+#include "core/cost.h"
 #include "core/rules.h"
 #include "core/runtime.h"
 
@@ -40,13 +39,14 @@ typedef struct model_opts {
     int nnp, nbytes;
     const char *algos;          /* comma-separated specs, or "all" */
     int ranks_per_node;
-    double alpha, beta, gamma;
+    cost_params cp;
+    int together;               /* --start together */
     int csv;
 } model_opts;
 
 typedef struct cost {
     size_t rounds, msgs;        /* max over ranks */
-    double alpha_terms, beta_bytes, reduce_bytes, seconds;  /* at the slowest rank */
+    double seconds;             /* the replay's */
 } cost;
 
 static void usage(FILE *f)
@@ -59,10 +59,13 @@ static void usage(FILE *f)
         "alltoall, the whole vector for the reductions (float elements); K, M, G\n"
         "suffixes are powers of 1024.\n"
         "  -a LIST              algorithms (NAME[:p=v,...]), comma-separated (default all)\n"
-        "  --alpha S            seconds per α term (default 1e-6)\n"
-        "  --beta S             seconds per byte (default 1e-10)\n"
-        "  --gamma S            seconds per byte reduced (default 0)\n"
+        "  --params FILE        the machine's parameters (`mpicoll calibrate`; default:\n"
+        "                       platforms/flat.xml's network, docs/selection.md)\n"
         "  --ranks-per-node K   nodes of K consecutive ranks (default 1)\n"
+        "  --start WHEN         barrier: as `mpicoll bench` measures, iterations of a\n"
+        "                       barrier and the call, the slowest rank's time from its\n"
+        "                       own exit of the barrier (default); together: all ranks\n"
+        "                       start at 0, the last one's finish\n"
         "  --csv                one CSV line per (np, bytes, algorithm), then 'auto'\n");
 }
 
@@ -89,17 +92,10 @@ static int parse_list(const char *s, long *v, int *n, long lo)
     return rc || *n == 0 ? -1 : 0;
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *e;
-    errno = 0;
-    *out = strtod(s, &e);
-    return *e || errno || *out < 0 ? -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, model_opts *o)
 {
-    *o = (model_opts){ .algos = "all", .ranks_per_node = 1, .alpha = 1e-6, .beta = 1e-10 };
+    *o = (model_opts){ .algos = "all", .ranks_per_node = 1 };
+    cost_defaults(&o->cp);
     if (argc < 2 || argv[1][0] == '-')
         return -1;
     o->c = coll_find(argv[1]);
@@ -125,12 +121,16 @@ static int parse_args(int argc, char **argv, model_opts *o)
             bad = parse_list(v, o->bytes, &o->nbytes, 0);
         else if (strcmp(k, "-a") == 0)
             o->algos = v;
-        else if (strcmp(k, "--alpha") == 0)
-            bad = parse_double(v, &o->alpha);
-        else if (strcmp(k, "--beta") == 0)
-            bad = parse_double(v, &o->beta);
-        else if (strcmp(k, "--gamma") == 0)
-            bad = parse_double(v, &o->gamma);
+        else if (strcmp(k, "--start") == 0) {
+            o->together = strcmp(v, "together") == 0;
+            bad = !o->together && strcmp(v, "barrier") != 0;
+        } else if (strcmp(k, "--params") == 0) {
+            char err[512];
+            if (cost_read(v, &o->cp, err, sizeof err)) {
+                fprintf(stderr, "mpicoll model: %s\n", err);
+                return -1;
+            }
+        }
         else if (strcmp(k, "--ranks-per-node") == 0) {
             long n;
             int cnt;
@@ -152,50 +152,54 @@ static int parse_args(int argc, char **argv, model_opts *o)
     return 0;
 }
 
-/* The cost of algorithm a at p ranks: all p plans, one at a time. */
+/* The cost of algorithm a at p ranks: all p plans, replayed together. */
 static int model_cost(const model_opts *o, const coll_algo *a, const int *params, int p,
                       size_t bytes, const int *node_of, cost *out)
 {
+    plan *plans = calloc((size_t)p, sizeof *plans);
+    int built = 0, rc = -1;
     memset(out, 0, sizeof *out);
-    out->seconds = -1;
-    for (int r = 0; r < p; r++) {
-        plan_args pa = { .p = p, .rank = r, .block = bytes, .commutative = 1,
+    if (!plans)
+        return -1;
+    for (; built < p; built++) {
+        plan_args pa = { .p = p, .rank = built, .block = bytes, .commutative = 1,
                          .esize = o->c->reduction ? REDUCTION_ESIZE : 1,
                          .node_of = a->restrictions & R_NODES ? node_of : NULL };
         memcpy(pa.param, params, sizeof pa.param);
-        plan pl;
         plan_stats st;
-        if (plan_build(&pl, a->build, &pa))
-            return -1;
-        plan_count(&pl, &st);
-        plan_free(&pl);
-        double t = o->alpha * st.alpha_terms + o->beta * st.beta_bytes +
-                   o->gamma * (double)st.reduce_bytes;
+        if (plan_build(&plans[built], a->build, &pa))
+            goto out;
+        plan_count(&plans[built], &st);
         if (st.rounds > out->rounds)
             out->rounds = st.rounds;
         if (st.msgs > out->msgs)
             out->msgs = st.msgs;
-        if (t > out->seconds) {
-            out->seconds = t;
-            out->alpha_terms = st.alpha_terms;
-            out->beta_bytes = st.beta_bytes;
-            out->reduce_bytes = (double)st.reduce_bytes;
-        }
     }
-    return 0;
+    if (o->together) {
+        double *finish = malloc((size_t)p * sizeof *finish);
+        rc = finish ? cost_replay(plans, p, node_of, &o->cp, NULL, finish) : -1;
+        for (int r = 0; r < p && rc == 0; r++)
+            out->seconds = finish[r] > out->seconds ? finish[r] : out->seconds;
+        free(finish);
+    } else {
+        rc = cost_bench(plans, p, node_of, &o->cp, &out->seconds);
+    }
+out:
+    for (int r = 0; r < built; r++)
+        plan_free(&plans[r]);
+    free(plans);
+    return rc;
 }
 
 static void print_row(const model_opts *o, int p, size_t bytes, const char *name,
                       const char *runs, const cost *k)
 {
     if (o->csv)
-        printf("%s,%d,%zu,%s,%s,%zu,%zu,%.0f,%.0f,%.0f,%.4f\n", o->c->name, p, bytes, name, runs,
-               k->rounds, k->msgs, k->alpha_terms, k->beta_bytes, k->reduce_bytes,
-               k->seconds * 1e6);
+        printf("%s,%d,%zu,%s,%s,%zu,%zu,%.4f\n", o->c->name, p, bytes, name, runs, k->rounds,
+               k->msgs, k->seconds * 1e6);
     else
-        printf("%6d %10zu  %-*s %-*s %7zu %8zu %11.0f %14.0f %12.2f\n", p, bytes, o->width,
-               name, o->width, runs, k->rounds, k->msgs, k->alpha_terms, k->beta_bytes,
-               k->seconds * 1e6);
+        printf("%6d %10zu  %-*s %-*s %7zu %8zu %12.2f\n", p, bytes, o->width, name, o->width,
+               runs, k->rounds, k->msgs, k->seconds * 1e6);
 }
 
 /* A row for native, which has no plan to model: dashes, and the reason
@@ -207,8 +211,8 @@ static void print_native(const model_opts *o, int p, size_t bytes, const char *n
         return;
     if (!said++)
         printf("# native: %s (no model)\n", NATIVE_NO_PLAN);
-    printf("%6d %10zu  %-*s %-*s %7s %8s %11s %14s %12s\n", p, bytes, o->width, name, o->width,
-           "native", "-", "-", "-", "-", "-");
+    printf("%6d %10zu  %-*s %-*s %7s %8s %12s\n", p, bytes, o->width, name, o->width,
+           "native", "-", "-", "-");
 }
 
 /* One (p, bytes): each requested algorithm that applies, then the choice. */
@@ -293,13 +297,12 @@ int mpicoll_cli_model(int argc, char **argv)
     }
     o.width = spec_width(o.c);
     if (o.csv)
-        printf("collective,np,bytes,algorithm,runs,rounds,msgs,alpha_terms,beta_bytes,"
-               "reduce_bytes,model_us\n");
+        printf("collective,np,bytes,algorithm,runs,rounds,msgs,model_us\n");
     else
-        printf("# %s: T = %.3g s x alpha_terms + %.3g s/B x beta_bytes + %.3g s/B x reduced"
-               " (slowest rank)\n%6s %10s  %-*s %-*s %7s %8s %11s %14s %12s\n", o.c->name,
-               o.alpha, o.beta, o.gamma, "np", "bytes", o.width, "algorithm", o.width, "runs",
-               "rounds", "msgs", "alpha_terms", "beta_bytes", "model_us");
+        printf("# %s: all ranks' plans replayed (net: %.3g s latency, %.3g s/B, %.3g s per message"
+               " sent, %.3g received)\n%6s %10s  %-*s %-*s %7s %8s %12s\n", o.c->name,
+               o.cp.net.latency, o.cp.net.beta, o.cp.net.send_overhead, o.cp.net.recv_overhead,
+               "np", "bytes", o.width, "algorithm", o.width, "runs", "rounds", "msgs", "model_us");
     int rc = 0;
     for (int i = 0; i < o.nnp && rc == 0; i++) {
         int p = (int)o.np[i];

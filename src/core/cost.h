@@ -43,6 +43,8 @@ typedef struct cost_link {
 typedef struct cost_params {
     cost_link node;         /* two ranks of one node */
     cost_link net;          /* two nodes */
+    cost_link far;          /* two nodes of different groups */
+    int group;              /* nodes per group (a leaf switch), 0: one group */
     double copy;            /* s per byte copied */
     double reduce;          /* s per byte reduced */
 } cost_params;
@@ -60,12 +62,25 @@ int cost_read(const char *path, cost_params *cp, char *err, size_t errlen);
  * prefix with "# ", may be NULL). 0, or -1 on a write error. */
 int cost_write(FILE *f, const cost_params *cp, const char *comment);
 
-/* The time of one call: every rank's plan (plans[r] for rank r of p),
- * node_of[r] the node of rank r (NULL: one rank a node), all ranks
- * starting together. 0 and *seconds, the time at which the last rank
- * finishes; -1 when memory ran out or the plans do not match (a message
+/* Replays one call: every rank's plan (plans[r] for rank r of p),
+ * node_of[r] the node of rank r (NULL: one rank a node), rank r starting
+ * at start[r] (NULL: all at 0). 0 and finish[0..p-1], when each rank is
+ * done; -1 when memory ran out or the plans do not match (a message
  * without its receive). */
-int cost_plans(const plan *plans, int p, const int *node_of, const cost_params *cp,
+int cost_replay(const plan *plans, int p, const int *node_of, const cost_params *cp,
+                const double *start, double *finish);
+
+/* A dissemination barrier (round k: to rank + 2^k, from rank - 2^k) that
+ * rank r enters at enter[r] (NULL: 0): 0 and exits[], or -1. */
+int cost_barrier(int p, const int *node_of, const cost_params *cp, const double *enter,
+                 double *exits);
+
+/* The time of a call as `mpicoll bench` (and OSU's benchmarks) measure it:
+ * iterations of a barrier then the call, each rank timing the call from
+ * its own exit of the barrier; the slowest rank's time, in the steady
+ * state (the last of a few iterations: a network of unequal links leaves
+ * the barrier's exits skewed). 0, or -1 as cost_replay. */
+int cost_bench(const plan *plans, int p, const int *node_of, const cost_params *cp,
                double *seconds);
 
 #endif

@@ -1,0 +1,482 @@
+/*
+ * The cost model: the plans of all ranks replayed on a machine of a few
+ * parameters (cost.h), as the executor runs them, message by message.
+ *
+ * Each rank runs its rounds in order, as exec.c does. A round starts when
+ * the previous one has finished (and, if it begins with a barrier, when
+ * every rank of the node has reached it), at t0:
+ *
+ *   - its receives are posted at t0, free;
+ *   - its sends leave one after the other, each after the sender's CPU
+ *     overhead o_s: the j-th at t0 + j o_s (multi-port: several messages
+ *     are on the wire at once, only their overheads are serialised);
+ *   - a message of n bytes needs the latency L and n beta on the wire, with
+ *     the bandwidth of the sender's link shared by the round's sends and
+ *     that of the receiver's link by the receiver's round's receives (fair
+ *     sharing of simultaneous flows: a message finishes after
+ *     beta * sum over the flows j of min(n_j, n), the larger of the two
+ *     links'). Up to `eager` bytes it leaves at once and the sender is
+ *     done with it; above, it starts when the receive is posted too and the
+ *     sender waits for its arrival (rendezvous);
+ *   - the receiver pays o_r per message, in order of arrival;
+ *   - then the round's copies and reductions run: copy and reduce seconds
+ *     per byte.
+ *
+ * Two ranks of one node use the `node` link, others the `net` link; a
+ * node's barrier costs node.latency per step of a dissemination barrier.
+ * The time of the call is the last rank's finish. Topology beyond node and
+ * network (a fat tree's uplinks, a torus's hops) is not modelled.
+ *
+ * The replay needs every rank's plan: O(M log M) for M messages in all.
+ */
+#include "cost.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One send or receive, indexed over all ranks' plans. */
+typedef struct ev {
+    int rank;
+    int round;           /* index in its plan's rounds */
+    uint8_t kind;        /* OP_SEND, OP_RECV */
+    int peer;
+    size_t bytes;
+    long match;          /* the matching event (send <-> receive) */
+    double wire;         /* beta x the shared bytes on this side's link */
+    double t;            /* send: left the sender; receive: posted; < 0 unknown */
+} ev;
+
+typedef struct rank_state {
+    size_t round;        /* the round being run */
+    int posted;          /* its sends and receives are posted */
+    int waiting_sync;    /* arrived at its barrier, not released */
+    unsigned gen;        /* barriers passed */
+    double t;            /* start of the round (posted), or the rank's clock */
+    double cpu;          /* after the round's send overheads */
+    long first_ev;       /* this round's first event */
+    long nev;            /* and how many */
+    int queued;
+} rank_state;
+
+typedef struct node_state {
+    int size, arrived;
+    double tmax, released_t;
+    unsigned released_gen;   /* barriers released */
+} node_state;
+
+typedef struct replay {
+    const plan *plans;
+    int p;
+    const int *node_of;
+    const cost_params *cp;
+    ev *evs;
+    long nevs;
+    long *round_ev;          /* per rank: first event of each round (prefix) */
+    long *rank_ev;           /* per rank: index into round_ev */
+    rank_state *rs;
+    node_state *ns;
+    int nnodes;
+    int *queue;
+    long qhead, qlen;
+    double *scratch;         /* arrival times of one round's receives */
+} replay;
+
+static int node_of(const replay *r, int rank)
+{
+    return r->node_of ? r->node_of[rank] : rank;
+}
+
+static const cost_link *link_of(const replay *r, int a, int b)
+{
+    int na = node_of(r, a), nb = node_of(r, b);
+    if (na == nb)
+        return &r->cp->node;
+    if (r->cp->group > 0 && na / r->cp->group != nb / r->cp->group)
+        return &r->cp->far;
+    return &r->cp->net;
+}
+
+/* For matching: the k-th send from a to b meets the k-th receive at b from
+ * a (one tag, MPI's order), so events sort by (sender, receiver, kind,
+ * position). */
+typedef struct pair_key {
+    int src, dst;
+    int kind;
+    long i;
+} pair_key;
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const pair_key *a = x, *b = y;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Fair sharing of one side's link in one round: event i's wire time is
+ * beta x sum over the round's events j of that kind of min(n_j, n_i). */
+static int share_link(replay *r, long first, long n, uint8_t kind, size_t *sizes, double *pre)
+{
+    long k = 0;
+    for (long i = first; i < first + n; i++)
+        if (r->evs[i].kind == kind)
+            sizes[k++] = r->evs[i].bytes;
+    qsort(sizes, (size_t)k, sizeof *sizes, cmp_size);
+    pre[0] = 0;
+    for (long i = 0; i < k; i++)
+        pre[i + 1] = pre[i] + (double)sizes[i];
+    for (long i = first; i < first + n; i++) {
+        ev *e = &r->evs[i];
+        if (e->kind != kind)
+            continue;
+        long lo = 0, hi = k;     /* first index with sizes[.] >= bytes */
+        while (lo < hi) {
+            long mid = (lo + hi) / 2;
+            if (sizes[mid] < e->bytes)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        double shared = pre[lo] + (double)(k - lo) * (double)e->bytes;
+        e->wire = link_of(r, e->rank, e->peer)->beta * shared;
+    }
+    return 0;
+}
+
+/* The events of every rank's rounds, matched, and their wire times. */
+static int build_events(replay *r)
+{
+    long n = 0, nrounds = 0;
+    for (int q = 0; q < r->p; q++) {
+        const plan *pl = &r->plans[q];
+        nrounds += (long)pl->nrounds + 1;
+        for (size_t i = 0; i < pl->nops; i++)
+            n += pl->ops[i].kind == OP_SEND || pl->ops[i].kind == OP_RECV;
+    }
+    r->evs = malloc((size_t)(n ? n : 1) * sizeof *r->evs);
+    r->round_ev = malloc((size_t)nrounds * sizeof *r->round_ev);
+    r->rank_ev = malloc((size_t)r->p * sizeof *r->rank_ev);
+    pair_key *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    size_t *sizes = NULL;
+    double *pre = NULL;
+    size_t maxround = 1;
+    int rc = -1;
+    if (!r->evs || !r->round_ev || !r->rank_ev || !order)
+        goto out;
+    long k = 0, j = 0;
+    for (int q = 0; q < r->p; q++) {
+        const plan *pl = &r->plans[q];
+        r->rank_ev[q] = j;
+        for (size_t x = 0; x < pl->nrounds; x++) {
+            const plan_round *rd = &pl->rounds[x];
+            r->round_ev[j++] = k;
+            if (rd->nops > maxround)
+                maxround = rd->nops;
+            for (size_t i = rd->first; i < rd->first + rd->nops; i++) {
+                const plan_op *op = &pl->ops[i];
+                if (op->kind != OP_SEND && op->kind != OP_RECV)
+                    continue;
+                r->evs[k] = (ev){ .rank = q, .round = (int)x, .kind = op->kind,
+                                  .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1 };
+                order[k] = (pair_key){ .src = op->kind == OP_SEND ? q : op->peer,
+                                       .dst = op->kind == OP_SEND ? op->peer : q,
+                                       .kind = op->kind, .i = k };
+                k++;
+            }
+        }
+        r->round_ev[j++] = k;
+    }
+    r->nevs = k;
+    /* match: within one (sender, receiver), sends then receives, each in
+     * plan order */
+    qsort(order, (size_t)k, sizeof *order, cmp_pair);
+    for (long a = 0; a < k;) {
+        long b = a, nsend = 0;
+        while (b < k && order[b].src == order[a].src && order[b].dst == order[a].dst) {
+            nsend += order[b].kind == OP_SEND;
+            b++;
+        }
+        if (2 * nsend != b - a)
+            goto out;           /* a message without its receive */
+        for (long i = 0; i < nsend; i++) {
+            r->evs[order[a + i].i].match = order[a + nsend + i].i;
+            r->evs[order[a + nsend + i].i].match = order[a + i].i;
+        }
+        a = b;
+    }
+    sizes = malloc(maxround * sizeof *sizes);
+    pre = malloc((maxround + 1) * sizeof *pre);
+    r->scratch = malloc(maxround * sizeof *r->scratch);
+    if (!sizes || !pre || !r->scratch)
+        goto out;
+    for (int q = 0; q < r->p; q++)
+        for (size_t x = 0; x < r->plans[q].nrounds; x++) {
+            long f = r->round_ev[r->rank_ev[q] + (long)x];
+            long m = r->round_ev[r->rank_ev[q] + (long)x + 1] - f;
+            share_link(r, f, m, OP_SEND, sizes, pre);
+            share_link(r, f, m, OP_RECV, sizes, pre);
+        }
+    rc = 0;
+out:
+    free(order);
+    free(sizes);
+    free(pre);
+    return rc;
+}
+
+static void push(replay *r, int q)
+{
+    if (r->rs[q].queued)
+        return;
+    r->rs[q].queued = 1;
+    r->queue[(r->qhead + r->qlen++) % r->p] = q;
+}
+
+/* A barrier of the node's ranks: log2(size) steps of node.latency. */
+static double barrier_cost(const replay *r, int size)
+{
+    int steps = 0;
+    while ((1 << steps) < size)
+        steps++;
+    return steps * r->cp->node.latency;
+}
+
+/* Posts rank q's round: receives at t, sends one overhead apart. */
+static void post_round(replay *r, int q)
+{
+    rank_state *s = &r->rs[q];
+    long f = r->round_ev[r->rank_ev[q] + (long)s->round];
+    long m = r->round_ev[r->rank_ev[q] + (long)s->round + 1] - f;
+    s->first_ev = f;
+    s->nev = m;
+    s->cpu = s->t;
+    for (long i = f; i < f + m; i++) {
+        ev *e = &r->evs[i];
+        if (e->kind == OP_RECV)
+            e->t = s->t;
+    }
+    for (long i = f; i < f + m; i++) {
+        ev *e = &r->evs[i];
+        if (e->kind == OP_SEND) {
+            s->cpu += link_of(r, q, e->peer)->send_overhead;
+            e->t = s->cpu;
+        }
+    }
+    s->posted = 1;
+    for (long i = f; i < f + m; i++)
+        push(r, r->evs[i].peer);
+}
+
+/* When the message of send s (matched with receive v) arrives, if both
+ * sides have posted; < 0 if not yet known. */
+static double arrival(const replay *r, const ev *s, const ev *v)
+{
+    const cost_link *l = link_of(r, s->rank, s->peer);
+    if (s->t < 0 || v->t < 0)
+        return -1;
+    double start = s->t;
+    if (s->bytes > l->eager && v->t > start)
+        start = v->t;
+    double wire = s->wire > v->wire ? s->wire : v->wire;
+    return start + l->latency + wire;
+}
+
+/* Tries to finish rank q's posted round: 1 if it did. */
+static int finish_round(replay *r, int q)
+{
+    rank_state *s = &r->rs[q];
+    long nrecv = 0;
+    double t = s->cpu;
+    for (long i = s->first_ev; i < s->first_ev + s->nev; i++) {
+        const ev *e = &r->evs[i], *o = &r->evs[e->match];
+        if (e->kind == OP_RECV) {
+            double a = arrival(r, o, e);
+            if (a < 0)
+                return 0;
+            r->scratch[nrecv++] = a;
+        } else if (e->bytes > link_of(r, q, e->peer)->eager) {
+            double a = arrival(r, e, o);
+            if (a < 0)
+                return 0;
+            if (a > t)
+                t = a;
+        }
+    }
+    qsort(r->scratch, (size_t)nrecv, sizeof *r->scratch, cmp_double);
+    double tr = s->cpu;
+    long i = 0;
+    for (long e = s->first_ev; e < s->first_ev + s->nev; e++) {
+        const ev *x = &r->evs[e];
+        if (x->kind != OP_RECV)
+            continue;
+        double a = r->scratch[i++];
+        tr = (tr > a ? tr : a) + link_of(r, q, x->peer)->recv_overhead;
+    }
+    if (tr > t)
+        t = tr;
+    const plan *pl = &r->plans[q];
+    const plan_round *rd = &pl->rounds[s->round];
+    for (size_t k = rd->first; k < rd->first + rd->nops; k++) {
+        const plan_op *op = &pl->ops[k];
+        if (op->kind == OP_COPY)
+            t += r->cp->copy * (double)op->bytes;
+        else if (op->kind == OP_REDUCE)
+            t += r->cp->reduce * (double)op->bytes;
+    }
+    s->t = t;
+    s->posted = 0;
+    s->round++;
+    return 1;
+}
+
+/* Runs rank q as far as it can go. */
+static void advance(replay *r, int q)
+{
+    rank_state *s = &r->rs[q];
+    const plan *pl = &r->plans[q];
+    while (s->round < pl->nrounds) {
+        if (!s->posted) {
+            if (pl->rounds[s->round].sync) {
+                node_state *n = &r->ns[node_of(r, q)];
+                if (!s->waiting_sync) {
+                    s->waiting_sync = 1;
+                    if (s->t > n->tmax)
+                        n->tmax = s->t;
+                    if (++n->arrived == n->size) {
+                        n->released_t = n->tmax + barrier_cost(r, n->size);
+                        n->released_gen++;
+                        n->arrived = 0;
+                        n->tmax = 0;
+                        for (int x = 0; x < r->p; x++)
+                            if (node_of(r, x) == node_of(r, q))
+                                push(r, x);
+                    }
+                }
+                if (n->released_gen <= s->gen)
+                    return;
+                s->waiting_sync = 0;
+                s->gen++;
+                s->t = n->released_t;
+            }
+            post_round(r, q);
+        }
+        if (!finish_round(r, q))
+            return;
+    }
+}
+
+int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_params *cp,
+                const double *start, double *finish)
+{
+    replay r = { .plans = plans, .p = p, .node_of = node_of_in, .cp = cp };
+    int rc = -1;
+    r.rs = calloc((size_t)p, sizeof *r.rs);
+    r.queue = malloc((size_t)p * sizeof *r.queue);
+    r.nnodes = 0;
+    for (int q = 0; q < p; q++)
+        if (node_of(&r, q) + 1 > r.nnodes)
+            r.nnodes = node_of(&r, q) + 1;
+    r.ns = calloc((size_t)(r.nnodes ? r.nnodes : 1), sizeof *r.ns);
+    if (!r.rs || !r.queue || !r.ns || build_events(&r))
+        goto out;
+    for (int q = 0; q < p; q++)
+        r.ns[node_of(&r, q)].size++;
+    for (int q = 0; q < p; q++) {
+        r.rs[q].t = start ? start[q] : 0;
+        push(&r, q);
+    }
+    while (r.qlen > 0) {
+        int q = r.queue[r.qhead];
+        r.qhead = (r.qhead + 1) % p;
+        r.qlen--;
+        r.rs[q].queued = 0;
+        advance(&r, q);
+    }
+    for (int q = 0; q < p; q++) {
+        if (r.rs[q].round < plans[q].nrounds)
+            goto out;           /* stuck: the plans do not match */
+        finish[q] = r.rs[q].t;
+    }
+    rc = 0;
+out:
+    free(r.rs);
+    free(r.queue);
+    free(r.ns);
+    free(r.evs);
+    free(r.round_ev);
+    free(r.rank_ev);
+    free(r.scratch);
+    return rc;
+}
+
+/* Round k: send to rank + 2^k, receive from rank - 2^k (mod p); one byte
+ * (plans drop empty messages). */
+static void barrier_plan(plan *pl, const plan_args *a)
+{
+    for (int d = 1; d < a->p; d *= 2) {
+        plan_recv(pl, BUF_RECV, 0, 1, (a->rank - d + a->p) % a->p);
+        plan_send(pl, BUF_SEND, 0, 1, (a->rank + d) % a->p);
+        plan_end_round(pl);
+    }
+}
+
+int cost_barrier(int p, const int *node_of, const cost_params *cp, const double *enter,
+                 double *exits)
+{
+    plan *plans = calloc((size_t)p, sizeof *plans);
+    int built = 0, rc = -1;
+    if (!plans)
+        return -1;
+    for (; built < p; built++) {
+        plan_args a = { .p = p, .rank = built };
+        if (plan_build(&plans[built], barrier_plan, &a))
+            goto out;
+    }
+    rc = cost_replay(plans, p, node_of, cp, enter, exits);
+out:
+    for (int q = 0; q < built; q++)
+        plan_free(&plans[q]);
+    free(plans);
+    return rc;
+}
+
+/* Iterations replayed for cost_bench: the skew settles after one or two. */
+#define BENCH_ITERS 4
+
+int cost_bench(const plan *plans, int p, const int *node_of, const cost_params *cp,
+               double *seconds)
+{
+    double *t = calloc((size_t)p, sizeof *t), *exits = malloc((size_t)p * sizeof *exits);
+    int rc = t && exits ? 0 : -1;
+    for (int it = 0; it < BENCH_ITERS && rc == 0; it++) {
+        rc = cost_barrier(p, node_of, cp, t, exits);
+        if (rc == 0)
+            rc = cost_replay(plans, p, node_of, cp, exits, t);
+        if (rc == 0) {
+            *seconds = 0;
+            for (int q = 0; q < p; q++)
+                if (t[q] - exits[q] > *seconds)
+                    *seconds = t[q] - exits[q];
+        }
+    }
+    free(t);
+    free(exits);
+    return rc;
+}
