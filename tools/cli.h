@@ -6,5 +6,7 @@ int mpicoll_cli_list(int argc, char **argv);
 int mpicoll_cli_check(int argc, char **argv);
 int mpicoll_cli_show(int argc, char **argv);
 int mpicoll_cli_model(int argc, char **argv);
+/* Under mpirun; calls MPI_Init and MPI_Finalize itself (not for --help). */
+int mpicoll_cli_calibrate(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ static const struct {
       "                           draw the rounds as rank x block diagrams" },
     { "model", mpicoll_cli_model, "model COLLECTIVE --np P --bytes B [options] (no mpirun)\n"
       "                           the cost model's time per algorithm, and what auto runs" },
+    { "calibrate", mpicoll_cli_calibrate, "calibrate [-o FILE] (under mpirun, 2 ranks or more)\n"
+      "                           measure the cost model's parameters (model --params FILE)" },
     { "bench", mpicoll_cli_bench, "bench COLLECTIVE [options] (under mpirun; bench --help)\n"
       "                           time every algorithm against the MPI library's own" },
     { "tune", mpicoll_cli_tune, "tune [-o FILE] [options] [COLLECTIVE...] (under mpirun)\n"

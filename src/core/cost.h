@@ -50,12 +50,14 @@ typedef struct cost_params {
 } cost_params;
 
 /* The defaults: the network of platforms/flat.xml (1 us, 10 GB/s, 0.2 us of
- * CPU per message sent and received, rendezvous at every size, as SMPI),
- * and a node of one 2020s server (see cost.c). */
+ * CPU per message sent and received, rendezvous at every size: SMPI itself
+ * sends messages below 64 KiB eagerly, see cost_params.c), and a node of
+ * one 2020s server (see cost_params.c). */
 void cost_defaults(cost_params *cp);
 
 /* Reads a parameter file over *cp (keys left out keep their value).
- * 0, or -1 with "FILE:LINE: what" (or "FILE: what") in err. */
+ * 0, or -1 with "FILE:LINE: what" (or "FILE: what") in err and *cp as it
+ * was. */
 int cost_read(const char *path, cost_params *cp, char *err, size_t errlen);
 
 /* Writes every parameter in the file format, after `comment` (lines to

@@ -8,6 +8,8 @@
 # (np 16): SMPI cannot run them (its ranks share one process), so each must
 # say so (the fallback warning, shown) and run its fallback, validated.
 # Fails if any algorithm gives a wrong result, fails or hangs (timeout).
+# Then `mpicoll calibrate` on 2 ranks of the flat platform must measure the
+# platform's network (tests/smpi/calibrate.sh, which runs alone too).
 #
 # Builds build-smpi/ first (scripts/smpi-build.sh). Extra arguments go to
 # tools/sim/sim.py (e.g. --lock FILE).
@@ -36,4 +38,6 @@ for coll in allgather alltoall allreduce; do
     status=1
   fi
 done
+echo "== calibrate: np 2 of flat"
+tests/smpi/calibrate.sh || status=1
 exit $status

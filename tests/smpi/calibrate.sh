@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `mpicoll calibrate` under SMPI on 2 ranks of platforms/flat.xml (two
+# hosts: net.* measured, node.* not): what it measures must be the
+# platform's own network (see that file's comment):
+#   net.latency        1e-6 within 10%  (two links of 0.5 us)
+#   net.beta           1e-10 within 10% (10 GB/s)
+#   net.send_overhead, net.recv_overhead   2e-7 within 25% (smpi/os, ois, or)
+#   copy, reduce       0 (smpi/simulate-computation:no: no local time)
+#   net.eager          32768: SMPI sends a message below
+#                      smpi/send-is-detached-thresh (65536 by default)
+#                      detached, without its receive; the largest power of
+#                      two below it
+# Run with the settings of tools/sim/sim.py (simulation without local
+# computation, the library privatised per rank). Needs build-smpi/
+# (scripts/smpi-build.sh; run.sh builds it first). Prints the file; exits 1
+# on a failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${SMPI_BUILD:-build-smpi}
+[ -x "$build/mpicoll" ] || { echo "smpi calibrate: $build/mpicoll missing: run scripts/smpi-build.sh" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tools/sim/sim.py hostfile flat 2 > "$tmp/hosts"
+# smpirun's privatised copies of the library go to TMPDIR (see sim.py)
+if ! TMPDIR=$tmp timeout 300 smpirun -platform platforms/flat.xml -hostfile "$tmp/hosts" -np 2 \
+    --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
+    "$build/mpicoll" calibrate -o "$tmp/params" > "$tmp/log" 2>&1; then
+  cat "$tmp/log" >&2
+  echo "smpi calibrate: mpicoll calibrate failed" >&2
+  exit 1
+fi
+cat "$tmp/params"
+awk '
+  function near(key, want, tol) {
+    if (!(key in v)) { print "smpi calibrate: " key " missing"; bad = 1; return }
+    if (v[key] < want * (1 - tol) || v[key] > want * (1 + tol)) {
+      printf "smpi calibrate: %s is %s, not %g within %d%%\n", key, v[key], want, tol * 100
+      bad = 1
+    }
+  }
+  function exactly(key, want) {
+    if (v[key] != want) { printf "smpi calibrate: %s is %s, not %s\n", key, v[key], want; bad = 1 }
+  }
+  /^# node\.\*: not measured/ { unmeasured = 1 }
+  !/^#/ && NF >= 2 { v[$1] = $2 + 0 }
+  END {
+    near("net.latency", 1e-6, 0.10)
+    near("net.beta", 1e-10, 0.10)
+    near("net.send_overhead", 2e-7, 0.25)
+    near("net.recv_overhead", 2e-7, 0.25)
+    exactly("copy", 0)
+    exactly("reduce", 0)
+    exactly("net.eager", 32768)
+    if (!unmeasured) { print "smpi calibrate: the comment does not say node.* was not measured"; bad = 1 }
+    exit bad
+  }' "$tmp/params"
+echo "smpi calibrate: flat's network measured as the platform says"

@@ -1,0 +1,246 @@
+/*
+ * The cost model's parameter file (core/cost.h, cost_params.c): the
+ * defaults, a full file and a partial one, cost_write read back by
+ * cost_read, and every error with its file:line.
+ *
+ *   test_cost          the tests
+ *   test_cost FILE     reads FILE with cost_read: exit 0, or the message
+ *                      and 1 (tests/bench's calibrate test)
+ */
+#include "core/cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures, passes;
+static char dir[] = "/tmp/mpicoll-test-cost-XXXXXX";
+
+static void expect(int cond, const char *what)
+{
+    if (cond) {
+        passes++;
+    } else {
+        printf("FAIL %s\n", what);
+        failures++;
+    }
+}
+
+/* Writes text to a file of the temporary directory; returns its path. */
+static const char *file(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        printf("FAIL cannot write %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
+static int close6(double a, double b)
+{
+    return fabs(a - b) <= 1e-5 * fmax(fabs(a), fabs(b));
+}
+
+static int same_params(const cost_params *a, const cost_params *b)
+{
+    const cost_link *l[2] = { &a->node, &a->net }, *m[2] = { &b->node, &b->net };
+    int same = close6(a->copy, b->copy) && close6(a->reduce, b->reduce);
+    for (int i = 0; i < 2; i++)
+        same = same && close6(l[i]->latency, m[i]->latency) && close6(l[i]->beta, m[i]->beta) &&
+               close6(l[i]->send_overhead, m[i]->send_overhead) &&
+               close6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager;
+    return same;
+}
+
+static void test_defaults(void)
+{
+    cost_params cp;
+    cost_defaults(&cp);
+    expect(cp.net.latency == 1e-6 && cp.net.beta == 1e-10 && cp.net.send_overhead == 2e-7 &&
+           cp.net.recv_overhead == 2e-7 && cp.net.eager == 0, "net defaults: platforms/flat.xml");
+    expect(cp.node.latency > 0 && cp.node.beta > 0 && cp.node.send_overhead >= 0 &&
+           cp.node.recv_overhead >= 0, "node defaults valid");
+    expect(cp.copy >= 0 && cp.reduce >= 0, "copy and reduce defaults valid");
+}
+
+static void test_full(void)
+{
+    cost_params cp;
+    char err[512] = "";
+    const char *path = file("full",
+        "# mpicoll calibrate\n"
+        "\n"
+        "net.latency 2e-6\n"
+        "net.beta 5e-11   # 20 GB/s\n"
+        "net.send_overhead 3e-7\n"
+        "net.recv_overhead 4e-7\n"
+        "net.eager 8192\n"
+        "   node.latency\t3e-7   \n"
+        "node.beta 2e-11\n"
+        "node.send_overhead 0\n"
+        "node.recv_overhead 1.5e-7\n"
+        "node.eager 0\n"
+        "copy 0\n"
+        "reduce 1e-10#no space before the comment\n");
+    cost_defaults(&cp);
+    expect(cost_read(path, &cp, err, sizeof err) == 0, "full file reads");
+    if (err[0])
+        printf("  (%s)\n", err);
+    expect(cp.net.latency == 2e-6 && cp.net.beta == 5e-11 && cp.net.send_overhead == 3e-7 &&
+           cp.net.recv_overhead == 4e-7 && cp.net.eager == 8192, "net.* as written");
+    expect(cp.node.latency == 3e-7 && cp.node.beta == 2e-11 && cp.node.send_overhead == 0 &&
+           cp.node.recv_overhead == 1.5e-7 && cp.node.eager == 0, "node.* as written");
+    expect(cp.copy == 0 && cp.reduce == 1e-10, "copy and reduce as written");
+}
+
+static void test_partial(void)
+{
+    cost_params cp, def;
+    char err[512];
+    cost_defaults(&def);
+    cost_defaults(&cp);
+    expect(cost_read(file("partial", "node.eager 65536\ncopy 2e-10\n"), &cp, err, sizeof err) == 0,
+           "partial file reads");
+    def.node.eager = 65536;
+    def.copy = 2e-10;
+    expect(memcmp(&cp, &def, sizeof cp) == 0, "keys left out keep their value");
+    expect(cost_read(file("empty", "\n# nothing\n   \n"), &cp, err, sizeof err) == 0 &&
+           memcmp(&cp, &def, sizeof cp) == 0, "an empty file changes nothing");
+}
+
+static void test_round_trip(void)
+{
+    cost_params cp, back;
+    char err[512], path[256];
+    cost_defaults(&cp);
+    cp.net.latency = 1.23456789e-6;
+    cp.net.beta = 9.87654321e-11;
+    cp.node.send_overhead = 0;
+    cp.node.recv_overhead = 3.3333333e-8;
+    cp.node.eager = 1048577;           /* more digits than %g keeps */
+    cp.net.eager = 0;
+    cp.copy = 4.2e-11;
+    cp.reduce = 0;
+    snprintf(path, sizeof path, "%s/written", dir);
+    FILE *f = fopen(path, "w");
+    expect(f && cost_write(f, &cp, "mpicoll calibrate\nline two\n\nafter a blank") == 0,
+           "cost_write succeeds");
+    if (f)
+        fclose(f);
+    memset(&back, 0, sizeof back);
+    back.net.eager = 77;
+    expect(cost_read(path, &back, err, sizeof err) == 0, "cost_write's output reads");
+    expect(same_params(&cp, &back), "round trip to 6 digits, eager exact");
+
+    /* every key is there: read over garbage, all replaced */
+    char line[256];
+    int keys = 0, comments = 0;
+    f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        line[0] == '#' ? comments++ : keys++;
+    if (f)
+        fclose(f);
+    expect(keys == 12, "cost_write writes the 12 keys");
+    expect(comments == 4, "the comment's 4 lines, each after #");
+
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        expect(cost_write(full, &cp, NULL) == -1, "cost_write reports a write error");
+        fclose(full);
+    }
+}
+
+/* cost_read of text fails with a message that holds `want`. */
+static void expect_error(const char *text, const char *want)
+{
+    cost_params cp, before;
+    char err[512] = "", what[1200];
+    cost_defaults(&cp);
+    before = cp;
+    const char *path = file("bad", text);
+    int rc = cost_read(path, &cp, err, sizeof err);
+    snprintf(what, sizeof what, "'%.60s' fails with '%s' (got '%s')", text, want, err);
+    expect(rc == -1 && strstr(err, want) != NULL && strncmp(err, path, strlen(path)) == 0, what);
+    snprintf(what, sizeof what, "'%.60s' leaves the parameters as they were", text);
+    expect(memcmp(&cp, &before, sizeof cp) == 0, what);
+}
+
+static void test_errors(void)
+{
+    char err[512], path[300], want[400];
+    cost_params cp;
+    cost_defaults(&cp);
+    snprintf(path, sizeof path, "%s/missing", dir);
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
+    expect(cost_read(path, &cp, err, sizeof err) == -1 && strcmp(err, want) == 0,
+           "missing file: FILE: cannot open: strerror");
+    snprintf(want, sizeof want, "%s: cannot read", dir);
+    expect(cost_read(dir, &cp, err, sizeof err) == -1 && strstr(err, dir) == err,
+           "a directory is no file");
+
+    expect_error("net.latency 1e-6\nnet.latenzy 1e-6\n", "bad:2: unknown key 'net.latenzy'");
+    expect_error("\n\nnode.beta\n", "bad:3: node.beta: missing value");
+    expect_error("node.beta   # a comment, no value\n", "bad:1: node.beta: missing value");
+    expect_error("copy 1e-10 2e-10\n", "bad:1: copy: unexpected '2e-10' after the value");
+    expect_error("copy 1e-10s\n", "bad:1: copy: '1e-10s' is not a number");
+    expect_error("net.beta fast\n", "bad:1: net.beta: 'fast' is not a number");
+    expect_error("net.beta nan\n", "bad:1: net.beta: 'nan' must be finite");
+    expect_error("reduce inf\n", "bad:1: reduce: 'inf' must be finite");
+    expect_error("reduce 1e999\n", "bad:1: reduce: '1e999' must be finite");
+    expect_error("net.latency 0\n", "bad:1: net.latency: '0' must be > 0");
+    expect_error("node.latency -1e-6\n", "bad:1: node.latency: '-1e-6' must be > 0");
+    expect_error("node.beta 0\n", "bad:1: node.beta: '0' must be > 0");
+    expect_error("net.send_overhead -1e-9\n", "bad:1: net.send_overhead: '-1e-9' must be >= 0");
+    expect_error("node.recv_overhead -2e-7\n", "bad:1: node.recv_overhead: '-2e-7' must be >= 0");
+    expect_error("copy -1\n", "bad:1: copy: '-1' must be >= 0");
+    expect_error("reduce -0.5\n", "bad:1: reduce: '-0.5' must be >= 0");
+    expect_error("net.eager 4096.5\n", "bad:1: net.eager: '4096.5' must be a whole number");
+    expect_error("node.eager -1\n", "bad:1: node.eager: '-1' must be a whole number");
+    expect_error("node.eager 1e30\n", "bad:1: node.eager: '1e30' must be a whole number");
+    expect_error("# c\ncopy 0\n\ncopy 0\n", "bad:4: copy given twice (first on line 2)");
+
+    /* 0 may be written -0 where >= 0 is asked: it reads as 0 */
+    cost_defaults(&cp);
+    expect(cost_read(file("zero", "copy -0\n"), &cp, err, sizeof err) == 0 &&
+           cp.copy == 0 && !signbit(cp.copy), "-0 reads as 0");
+    /* a long line (getline) */
+    char longline[5000];
+    memset(longline, ' ', sizeof longline);
+    memcpy(longline + 4000, "copy 1e-10\n", 12);
+    expect(cost_read(file("long", longline), &cp, err, sizeof err) == 0 && cp.copy == 1e-10,
+           "a line longer than any buffer");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) {
+        cost_params cp;
+        char err[512];
+        cost_defaults(&cp);
+        if (cost_read(argv[1], &cp, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        return 0;
+    }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_defaults();
+    test_full();
+    test_partial();
+    test_round_trip();
+    test_errors();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("(could not remove %s)\n", dir);
+    printf("%d passed, %d failed\n", passes, failures);
+    return failures ? 1 : 0;
+}
