@@ -11,11 +11,11 @@
  *     overhead o_s: the j-th at t0 + j o_s (multi-port: several messages
  *     are on the wire at once, only their overheads are serialised);
  *   - a message of n bytes needs the latency L and n beta on the wire, with
- *     the bandwidth of the sender's link shared by the round's sends and
- *     that of the receiver's link by the receiver's round's receives (fair
- *     sharing of simultaneous flows: a message finishes after
- *     beta * sum over the flows j of min(n_j, n), the larger of the two
- *     links'). Up to `eager` bytes it leaves at once and the sender is
+ *     the bandwidth of the sender's link shared fairly by the round's sends
+ *     as they leave, and that of the receiver's link by the receiver's
+ *     round's receives, taken to come together (a message then finishes
+ *     after beta * sum over the flows j of min(n_j, n)); the larger of the
+ *     two links' times counts. Up to `eager` bytes it leaves at once and the sender is
  *     done with it; above, it starts when the receive is posted too and the
  *     sender waits for its arrival (rendezvous);
  *   - the receiver pays o_r per message, in order of arrival;
@@ -80,6 +80,8 @@ typedef struct replay {
     int *queue;
     long qhead, qlen;
     double *scratch;         /* arrival times of one round's receives */
+    double *heap_f;          /* the sender's link: virtual finish times, */
+    long *heap_i;            /* their events */
 } replay;
 
 static int node_of(const replay *r, int rank)
@@ -92,7 +94,7 @@ static const cost_link *link_of(const replay *r, int a, int b)
     int na = node_of(r, a), nb = node_of(r, b);
     if (na == nb)
         return &r->cp->node;
-    if (r->cp->group > 0 && na / r->cp->group != nb / r->cp->group)
+    if (r->cp->group > 0 && (size_t)na / r->cp->group != (size_t)nb / r->cp->group)
         return &r->cp->far;
     return &r->cp->net;
 }
@@ -130,8 +132,9 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Fair sharing of one side's link in one round: event i's wire time is
- * beta x sum over the round's events j of that kind of min(n_j, n_i). */
+/* Fair sharing of a receiver's link in one round, its messages taken to
+ * arrive together: event i's wire time is beta x the sum over the round's
+ * receives j of min(n_j, n_i). */
 static int share_link(replay *r, long first, long n, uint8_t kind, size_t *sizes, double *pre)
 {
     long k = 0;
@@ -160,6 +163,45 @@ static int share_link(replay *r, long first, long n, uint8_t kind, size_t *sizes
     return 0;
 }
 
+/* A group's links out and in (an oversubscribed network): the far bytes
+ * that all its ranks send (receive) in their round x are taken to cross at
+ * once, over links of group / oversubscription hosts' bandwidth; a far
+ * message takes at least that long on the wire. */
+static int share_groups(replay *r, size_t maxrounds)
+{
+    const cost_params *cp = r->cp;
+    if (cp->group == 0 || cp->oversubscription <= 1)
+        return 0;
+    size_t ngroups = (size_t)r->nnodes / cp->group + 1;
+    double *out = calloc(ngroups * maxrounds, sizeof *out);
+    double *in = calloc(ngroups * maxrounds, sizeof *in);
+    if (!out || !in) {
+        free(out);
+        free(in);
+        return -1;
+    }
+    for (long i = 0; i < r->nevs; i++) {
+        const ev *e = &r->evs[i];
+        if (link_of(r, e->rank, e->peer) != &cp->far)
+            continue;
+        size_t g = (size_t)node_of(r, e->rank) / cp->group;
+        (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round] += (double)e->bytes;
+    }
+    double per_byte = cp->far.beta * cp->oversubscription / (double)cp->group;
+    for (long i = 0; i < r->nevs; i++) {
+        ev *e = &r->evs[i];
+        if (link_of(r, e->rank, e->peer) != &cp->far)
+            continue;
+        size_t g = (size_t)node_of(r, e->rank) / cp->group;
+        double t = per_byte * (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round];
+        if (t > e->wire)
+            e->wire = t;
+    }
+    free(out);
+    free(in);
+    return 0;
+}
+
 /* The events of every rank's rounds, matched, and their wire times. */
 static int build_events(replay *r)
 {
@@ -176,7 +218,7 @@ static int build_events(replay *r)
     pair_key *order = malloc((size_t)(n ? n : 1) * sizeof *order);
     size_t *sizes = NULL;
     double *pre = NULL;
-    size_t maxround = 1;
+    size_t maxround = 1, maxrounds = 1;
     int rc = -1;
     if (!r->evs || !r->round_ev || !r->rank_ev || !order)
         goto out;
@@ -184,6 +226,8 @@ static int build_events(replay *r)
     for (int q = 0; q < r->p; q++) {
         const plan *pl = &r->plans[q];
         r->rank_ev[q] = j;
+        if (pl->nrounds > maxrounds)
+            maxrounds = pl->nrounds;
         for (size_t x = 0; x < pl->nrounds; x++) {
             const plan_round *rd = &pl->rounds[x];
             r->round_ev[j++] = k;
@@ -224,16 +268,17 @@ static int build_events(replay *r)
     sizes = malloc(maxround * sizeof *sizes);
     pre = malloc((maxround + 1) * sizeof *pre);
     r->scratch = malloc(maxround * sizeof *r->scratch);
-    if (!sizes || !pre || !r->scratch)
+    r->heap_f = malloc(maxround * sizeof *r->heap_f);
+    r->heap_i = malloc(maxround * sizeof *r->heap_i);
+    if (!sizes || !pre || !r->scratch || !r->heap_f || !r->heap_i)
         goto out;
     for (int q = 0; q < r->p; q++)
         for (size_t x = 0; x < r->plans[q].nrounds; x++) {
             long f = r->round_ev[r->rank_ev[q] + (long)x];
             long m = r->round_ev[r->rank_ev[q] + (long)x + 1] - f;
-            share_link(r, f, m, OP_SEND, sizes, pre);
             share_link(r, f, m, OP_RECV, sizes, pre);
         }
-    rc = 0;
+    rc = share_groups(r, maxrounds);
 out:
     free(order);
     free(sizes);
@@ -258,6 +303,76 @@ static double barrier_cost(const replay *r, int size)
     return steps * r->cp->node.latency;
 }
 
+/* The min-heap of virtual finish times of ps_sends. */
+static void heap_push(replay *r, long *n, double f, long i)
+{
+    long k = (*n)++;
+    while (k > 0 && r->heap_f[(k - 1) / 2] > f) {
+        r->heap_f[k] = r->heap_f[(k - 1) / 2];
+        r->heap_i[k] = r->heap_i[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    r->heap_f[k] = f;
+    r->heap_i[k] = i;
+}
+
+static long heap_pop(replay *r, long *n)
+{
+    long top = r->heap_i[0], k = 0;
+    double f = r->heap_f[--*n];
+    long i = r->heap_i[*n];
+    for (;;) {
+        long c = 2 * k + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && r->heap_f[c + 1] < r->heap_f[c])
+            c++;
+        if (r->heap_f[c] >= f)
+            break;
+        r->heap_f[k] = r->heap_f[c];
+        r->heap_i[k] = r->heap_i[c];
+        k = c;
+    }
+    r->heap_f[k] = f;
+    r->heap_i[k] = i;
+    return top;
+}
+
+/* The sender's link shared fairly by the round's sends as they leave, one
+ * overhead apart (processor sharing: each of k messages on the link gets
+ * 1/k of it; in virtual time V, dV/dt = 1/k, a message leaving at V0 with
+ * w seconds of wire alone is done at V0 + w, and they finish in that
+ * order). Each send's wire time: its finish less its departure, at least
+ * what share_groups gave it. */
+static void ps_sends(replay *r, long f, long m)
+{
+    double t = 0, v = 0;
+    long n = 0, i = f;
+    for (;;) {
+        while (i < f + m && r->evs[i].kind != OP_SEND)
+            i++;
+        if (n == 0 && i == f + m)
+            break;
+        const ev *a = i < f + m ? &r->evs[i] : NULL;
+        if (n == 0)
+            t = a->t;
+        double done = n ? t + (r->heap_f[0] - v) * (double)n : 0;
+        if (a && (n == 0 || a->t <= done)) {
+            if (n)
+                v += (a->t - t) / (double)n;
+            t = a->t;
+            heap_push(r, &n, v + (double)a->bytes * link_of(r, a->rank, a->peer)->beta, i);
+            i++;
+        } else {
+            v = r->heap_f[0];
+            t = done;
+            ev *e = &r->evs[heap_pop(r, &n)];
+            if (t - e->t > e->wire)
+                e->wire = t - e->t;
+        }
+    }
+}
+
 /* Posts rank q's round: receives at t, sends one overhead apart. */
 static void post_round(replay *r, int q)
 {
@@ -279,6 +394,7 @@ static void post_round(replay *r, int q)
             e->t = s->cpu;
         }
     }
+    ps_sends(r, f, m);
     s->posted = 1;
     for (long i = f; i < f + m; i++)
         push(r, r->evs[i].peer);
@@ -423,6 +539,8 @@ out:
     free(r.round_ev);
     free(r.rank_ev);
     free(r.scratch);
+    free(r.heap_f);
+    free(r.heap_i);
     return rc;
 }
 

@@ -14,6 +14,9 @@
  *     net.eager 0                bytes: messages up to this size leave before
  *                                their receive is posted (above: rendezvous)
  *     node.latency ...           the same five inside a node
+ *     group 16                   nodes a group (a fat tree's leaf), 0: one
+ *     far.latency ...            the five of a link between two groups
+ *     oversubscription 2         a group's hosts' bandwidth over its links out
  *     copy 1e-10                 s per byte of a local copy
  *     reduce 2.5e-10             s per byte of a local reduction
  *
@@ -44,7 +47,8 @@ typedef struct cost_params {
     cost_link node;         /* two ranks of one node */
     cost_link net;          /* two nodes */
     cost_link far;          /* two nodes of different groups */
-    int group;              /* nodes per group (a leaf switch), 0: one group */
+    size_t group;           /* nodes a group (a leaf switch), 0: one group */
+    double oversubscription;/* a group's hosts' bandwidth over its links' out */
     double copy;            /* s per byte copied */
     double reduce;          /* s per byte reduced */
 } cost_params;

@@ -35,6 +35,13 @@
  * CPU on each side for a small message, a copy at about 10 GB/s for large
  * ones, eager up to 4 KiB (Open MPI's btl_vader_eager_limit).
  *
+ * far, group, oversubscription: a network of groups (a fat tree's leaf
+ * switches, a dragonfly's groups): messages between nodes of different
+ * groups of `group` consecutive nodes take the `far` link, and the links out
+ * of a group carry 1 / oversubscription of its hosts' bandwidth. Defaults:
+ * one group (far = net, never used). calibrate cannot see groups at two
+ * ranks; platforms/<name>.params give them for the simulated platforms.
+ *
  * copy: 10 GB/s, memcpy of buffers larger than the caches on such a
  * server; reduce: 4 GB/s, a float sum streaming two inputs and one output.
  */
@@ -45,9 +52,12 @@ void cost_defaults(cost_params *cp)
                  .recv_overhead = 2e-7, .eager = 0 },
         .node = { .latency = 4e-7, .beta = 1e-10, .send_overhead = 1e-7,
                   .recv_overhead = 1e-7, .eager = 4096 },
+        .group = 0,
+        .oversubscription = 1,
         .copy = 1e-10,
         .reduce = 2.5e-10,
     };
+    cp->far = cp->net;
 }
 
 /* What a key's value may be. */
@@ -55,6 +65,8 @@ enum kind {
     POSITIVE,   /* seconds, > 0: latency, beta */
     NONNEG,     /* seconds, >= 0: overheads, copy, reduce */
     BYTES,      /* a whole number of bytes >= 0: eager */
+    COUNT,      /* a whole number >= 0: group */
+    RATIO,      /* >= 1: oversubscription */
 };
 
 static const struct key {
@@ -79,6 +91,17 @@ static const struct key {
       "s of CPU per message received" },
     { "node.eager", offsetof(cost_params, node.eager), BYTES,
       "bytes sent without a posted receive" },
+    { "group", offsetof(cost_params, group), COUNT, "nodes a group (0: one group)" },
+    { "far.latency", offsetof(cost_params, far.latency), POSITIVE, "s, end to end" },
+    { "far.beta", offsetof(cost_params, far.beta), POSITIVE, "s per byte (1 / bandwidth)" },
+    { "far.send_overhead", offsetof(cost_params, far.send_overhead), NONNEG,
+      "s of CPU per message sent" },
+    { "far.recv_overhead", offsetof(cost_params, far.recv_overhead), NONNEG,
+      "s of CPU per message received" },
+    { "far.eager", offsetof(cost_params, far.eager), BYTES,
+      "bytes sent without a posted receive" },
+    { "oversubscription", offsetof(cost_params, oversubscription), RATIO,
+      "a group's hosts over its links out" },
     { "copy", offsetof(cost_params, copy), NONNEG, "s per byte copied" },
     { "reduce", offsetof(cost_params, reduce), NONNEG, "s per byte reduced" },
 };
@@ -108,9 +131,15 @@ static const char *set_value(const struct key *k, const char *text, cost_params 
         if (v < 0)
             return "must be >= 0";
         break;
+    case RATIO:
+        if (v < 1)
+            return "must be >= 1";
+        break;
     case BYTES:
+    case COUNT:
         if (v < 0 || v != floor(v) || v > MAX_EAGER || v > (double)SIZE_MAX)
-            return "must be a whole number of bytes >= 0";
+            return k->kind == BYTES ? "must be a whole number of bytes >= 0"
+                                    : "must be a whole number >= 0";
         *(size_t *)((char *)cp + k->offset) = (size_t)v;
         return NULL;
     }
@@ -199,7 +228,7 @@ int cost_write(FILE *f, const cost_params *cp, const char *comment)
     for (size_t i = 0; i < NKEYS; i++) {
         const char *field = (const char *)cp + keys[i].offset;
         char value[64];
-        if (keys[i].kind == BYTES)   /* exact, not %g's 6 digits */
+        if (keys[i].kind == BYTES || keys[i].kind == COUNT)   /* exact, not %g's 6 digits */
             snprintf(value, sizeof value, "%zu", *(const size_t *)field);
         else
             snprintf(value, sizeof value, "%.6g", *(const double *)field);

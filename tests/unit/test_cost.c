@@ -48,9 +48,10 @@ static int close6(double a, double b)
 
 static int same_params(const cost_params *a, const cost_params *b)
 {
-    const cost_link *l[2] = { &a->node, &a->net }, *m[2] = { &b->node, &b->net };
-    int same = close6(a->copy, b->copy) && close6(a->reduce, b->reduce);
-    for (int i = 0; i < 2; i++)
+    const cost_link *l[3] = { &a->node, &a->net, &a->far }, *m[3] = { &b->node, &b->net, &b->far };
+    int same = close6(a->copy, b->copy) && close6(a->reduce, b->reduce) &&
+               a->group == b->group && close6(a->oversubscription, b->oversubscription);
+    for (int i = 0; i < 3; i++)
         same = same && close6(l[i]->latency, m[i]->latency) && close6(l[i]->beta, m[i]->beta) &&
                close6(l[i]->send_overhead, m[i]->send_overhead) &&
                close6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager;
@@ -63,6 +64,8 @@ static void test_defaults(void)
     cost_defaults(&cp);
     expect(cp.net.latency == 1e-6 && cp.net.beta == 1e-10 && cp.net.send_overhead == 2e-7 &&
            cp.net.recv_overhead == 2e-7 && cp.net.eager == 0, "net defaults: platforms/flat.xml");
+    expect(cp.group == 0 && cp.oversubscription == 1 && cp.far.latency == cp.net.latency,
+           "one group by default, far = net");
     expect(cp.node.latency > 0 && cp.node.beta > 0 && cp.node.send_overhead >= 0 &&
            cp.node.recv_overhead >= 0, "node defaults valid");
     expect(cp.copy >= 0 && cp.reduce >= 0, "copy and reduce defaults valid");
@@ -126,6 +129,9 @@ static void test_round_trip(void)
     cp.net.eager = 0;
     cp.copy = 4.2e-11;
     cp.reduce = 0;
+    cp.group = 16;
+    cp.far.latency = 2e-6;
+    cp.oversubscription = 2.5;
     snprintf(path, sizeof path, "%s/written", dir);
     FILE *f = fopen(path, "w");
     expect(f && cost_write(f, &cp, "mpicoll calibrate\nline two\n\nafter a blank") == 0,
@@ -145,7 +151,7 @@ static void test_round_trip(void)
         line[0] == '#' ? comments++ : keys++;
     if (f)
         fclose(f);
-    expect(keys == 12, "cost_write writes the 12 keys");
+    expect(keys == 19, "cost_write writes the 19 keys");
     expect(comments == 4, "the comment's 4 lines, each after #");
 
     FILE *full = fopen("/dev/full", "w");
@@ -203,6 +209,9 @@ static void test_errors(void)
     expect_error("node.eager -1\n", "bad:1: node.eager: '-1' must be a whole number");
     expect_error("node.eager 1e30\n", "bad:1: node.eager: '1e30' must be a whole number");
     expect_error("# c\ncopy 0\n\ncopy 0\n", "bad:4: copy given twice (first on line 2)");
+    expect_error("group 1.5\n", "bad:1: group: '1.5' must be a whole number >= 0");
+    expect_error("oversubscription 0.5\n", "bad:1: oversubscription: '0.5' must be >= 1");
+    expect_error("far.beta 0\n", "bad:1: far.beta: '0' must be > 0");
 
     /* 0 may be written -0 where >= 0 is asked: it reads as 0 */
     cost_defaults(&cp);
