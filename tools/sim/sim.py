@@ -96,8 +96,12 @@ class Platform:
             raise Fail("%s: no <cluster>" % path)
         lo, hi = (int(x) for x in c.get("radical").split("-"))
         self.hosts = ["%s%d%s" % (c.get("prefix"), i, c.get("suffix", "")) for i in range(lo, hi + 1)]
-        rph = [p.get("value") for p in c.iter("prop") if p.get("id") == "mpicoll/ranks-per-host"]
-        self.ranks_per_host = int(rph[0]) if rph else 1
+        props = {p.get("id"): p.get("value") for p in c.iter("prop")}
+        self.ranks_per_host = int(props.get("mpicoll/ranks-per-host", 1))
+        # a network of groups (a fat tree's leaves): the cost model's group
+        # and oversubscription (src/core/cost.h)
+        self.group = int(props.get("mpicoll/group", 0))
+        self.oversubscription = float(props.get("mpicoll/oversubscription", 1))
         with open(path, "rb") as f:
             self.digest = hashlib.sha1(f.read()).hexdigest()[:12]
 
@@ -151,12 +155,13 @@ class Runner:
             self.held[0].close()
             self.held = None
 
-    def smpirun(self, np, prog, cfgs=(), spread=False):
-        """Runs prog (a list) on np ranks; returns (rc, stdout, stderr, wall
-        seconds); rc None on timeout. Both outputs also go to sim-last.log."""
+    def smpirun(self, np, prog, cfgs=(), spread=False, hosts=None):
+        """Runs prog (a list) on np ranks (on the list `hosts`, one rank
+        each, if given); returns (rc, stdout, stderr, wall seconds); rc None
+        on timeout. Both outputs also go to sim-last.log."""
         hf = os.path.join(self.tmp, "hosts-%d-%d" % (np, spread))
         with open(hf, "w") as f:
-            f.write(self.plat.hostfile(np, spread))
+            f.write("".join(h + "\n" for h in hosts) if hosts else self.plat.hostfile(np, spread))
         cmd = ["smpirun", "-platform", self.plat.path, "-hostfile", hf, "-np", str(np)]
         cmd += BASE_CFG + ["--cfg=smpi/privatize-libs:%s" % os.path.join(self.build, "libmpicoll.so.0")]
         cmd += list(cfgs) + prog
@@ -201,6 +206,51 @@ def calibrate(runner):
         t = {int(r["bytes"]): float(r["oneway_us"]) * 1e-6 for r in csv.DictReader(f)}
     beta = (t[4194304] - t[1048576]) / (4194304 - 1048576)
     return t[1] - beta, beta
+
+
+def params(runner):
+    """The cost model's parameter file for the platform (src/core/cost.h),
+    cached in the build directory: `mpicoll calibrate` under smpirun on the
+    platform's first ranks (node.* where a host holds several, net.* between
+    two hosts); on a platform of groups (mpicoll/group), calibrate again
+    between hosts of two groups for far.*, and group and oversubscription
+    from the platform's properties. net.eager and far.eager are set to 0:
+    SMPI sends messages below 64 KiB detached (the sender is done at once),
+    which calibrate sees as eager, but their data still wait for the
+    receive; the model's rendezvous fits the simulations better
+    (docs/scale.md, "The cost model")."""
+    plat = runner.plat
+    path = os.path.join(runner.build, "sim-params-%s-%s.params" % (plat.name, plat.digest))
+    if os.path.exists(path):
+        return path
+
+    def calibrate_on(np, hosts=None):
+        out = os.path.join(runner.tmp, "calib")
+        rc, _, _, _ = runner.smpirun(np, [os.path.join(runner.build, "mpicoll"), "calibrate",
+                                          "-o", out], hosts=hosts)
+        if rc != 0:
+            raise Fail("mpicoll calibrate failed on %s (see %s/sim-last.log)"
+                       % (plat.name, runner.build))
+        with open(out) as f:
+            return f.read().splitlines()
+
+    lines = calibrate_on(plat.ranks_per_host + 1)
+    values = {}
+    if plat.group:
+        far = calibrate_on(2, hosts=[plat.hosts[0], plat.hosts[plat.group]])
+        values = {"far." + ln.split()[0][4:]: ln.split()[1] for ln in far
+                  if ln.startswith("net.")}
+        values.update(group=str(plat.group), oversubscription=repr(plat.oversubscription))
+    values.update({"net.eager": "0", "far.eager": "0"})
+    with open(path, "w") as f:
+        f.write("# tools/sim/sim.py params: mpicoll calibrate on %s; %s set by sim.py\n"
+                % (plat.name, ", ".join(sorted(values))))
+        for ln in lines:
+            key = ln.split()[0] if ln.strip() and not ln.startswith("#") else None
+            f.write(("%s %s\n" % (key, values.pop(key)) if key in values else ln + "\n"))
+        for key in sorted(values):
+            f.write("%s %s\n" % (key, values[key]))
+    return path
 
 
 def builtin_names(runner, coll):
@@ -274,11 +324,12 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
     return res, wall
 
 
-def model(runner, coll, p, sizes, alpha, beta, algos):
-    """{spec: {bytes: us}} and {bytes: auto's spec} from `mpicoll model`, for
-    the algorithms of the list `algos` ("all": those that apply)."""
+def model(runner, coll, p, sizes, algos):
+    """{spec: {bytes: us}} and {bytes: auto's spec} from `mpicoll model` with
+    the platform's parameters (params), for the algorithms of the list
+    `algos` ("all": those that apply)."""
     prog = [os.path.join(runner.build, "mpicoll"), "model", coll, "--np", str(p), "--bytes",
-            ",".join(str(n) for n in sizes), "--alpha", repr(alpha), "--beta", repr(beta),
+            ",".join(str(n) for n in sizes), "--params", params(runner),
             "--ranks-per-node", str(runner.plat.ranks_per_host), "--csv"]
     named = [a for a in algos.split(",") if a != "auto"]
     if algos != "all" and named:
@@ -317,7 +368,7 @@ def study(args):
 
 def study_np(args, runner, p, builtins, alpha, beta):
     coll, sizes = args.collective, args.sizes
-    mtimes, auto = model(runner, coll, p, sizes, alpha, beta, args.algorithms)
+    mtimes, auto = model(runner, coll, p, sizes, args.algorithms)
     algos = [a for a in mtimes if a != "auto"] + ["auto"] if args.algorithms == "all" \
         else args.algorithms.split(",")
     budget = args.mem_gib * (1 << 30)
