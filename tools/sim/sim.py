@@ -5,6 +5,7 @@
   tools/sim/sim.py hostfile PLATFORM NP
   tools/sim/sim.py table [--summary] CSV...
   tools/sim/sim.py calibrate PLATFORM
+  tools/sim/sim.py params PLATFORM
   tools/sim/sim.py builtins COLLECTIVE
 
 `run` needs the SMPI build (scripts/smpi-build.sh). For each np it runs
@@ -655,13 +656,15 @@ def main():
     h.add_argument("np", type=int)
     c = sub.add_parser("calibrate", help="alpha and beta of a platform")
     c.add_argument("platform")
+    pp = sub.add_parser("params", help="the cost model's parameter file of a platform (its path)")
+    pp.add_argument("platform")
     t = sub.add_parser("table", help="docs/scale.md's tables from CSV files of run --csv")
     t.add_argument("--summary", action="store_true",
                    help="only the ratios of the page's first tables (mpicoll/SimGrid, auto/mpicoll)")
     t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
-    for s in (r, c, b):
+    for s in (r, c, pp, b):
         s.add_argument("--build", default=os.path.join(ROOT, "build-smpi"), help="the SMPI build")
         s.add_argument("--lock", help="run smpirun under flock FILE, in chunks of --chunk seconds")
         s.add_argument("--chunk", type=float, default=300,
@@ -674,11 +677,13 @@ def main():
         if args.cmd == "hostfile":
             sys.stdout.write(Platform(args.platform).hostfile(args.np))
             return 0
-        if args.cmd in ("calibrate", "builtins"):
+        if args.cmd in ("calibrate", "params", "builtins"):
             args.timeout = 120
             runner = Runner(args, Platform("flat" if args.cmd == "builtins" else args.platform))
             try:
-                if args.cmd == "calibrate":
+                if args.cmd == "params":
+                    print(params(runner))
+                elif args.cmd == "calibrate":
                     a, b = calibrate(runner)
                     print("alpha %.4g s (%.3f us)\nbeta %.4g s/B (%.3f GB/s)" % (a, a * 1e6, b, 1e-9 / b))
                 else:
