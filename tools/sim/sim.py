@@ -12,7 +12,8 @@
 `mpicoll bench` under smpirun once per mpicoll algorithm and once per
 SimGrid built-in algorithm of the collective (`native` with
 --cfg=smpi/<coll>:NAME), validation on; asks `mpicoll model` for the cost
-model's time of each algorithm and for the algorithm mpicoll's default
+model's time of each algorithm (with the platform's parameters: `params`,
+`mpicoll calibrate` under smpirun) and for the algorithm mpicoll's default
 selection runs (auto); computes the alpha-beta lower bound from alpha and
 beta calibrated by a simulated ping-pong on the same platform; and prints
 one table per np, a summary and, with --plot, a gnuplot figure. Times are
@@ -411,8 +412,8 @@ def cell(v):
 def report(args, plat, alpha, beta, results, out):
     coll, sizes = args.collective, args.sizes
     out.write("# %s on %s (%s): alpha = %.3f us, beta = %.4f ns/B (%.2f GB/s) from a simulated"
-              " ping-pong\n# simulated us; '~': shared-memory run, not validated; model: "
-              "mpicoll model with this alpha and beta\n"
+              " ping-pong (the bound's)\n# simulated us; '~': shared-memory run, not validated; "
+              "model: mpicoll model with the platform's parameters (sim.py params)\n"
               % (coll, plat.name, os.path.relpath(plat.path, ROOT), alpha * 1e6, beta * 1e9,
                  1e-9 / beta))
     if args.cfg:
