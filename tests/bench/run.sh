@@ -279,7 +279,7 @@ def check(path, header, left, right):
 check(sys.argv[1], r"  name ", ["name", "alias", "restriction", "fallback", "parameters", "what"],
       ["id"])
 check(sys.argv[2], r" +np +bytes ", ["algorithm", "runs"],
-      ["np", "bytes", "rounds", "msgs", "alpha_terms", "beta_bytes", "model_us"])
+      ["np", "bytes", "rounds", "msgs", "model_us"])
 EOF
   echo "mpicoll: --help of list, check, show, model; list and model columns in line"
   ;;
