@@ -486,8 +486,8 @@ def write_csv(args, plat, results, path):
 
 def tables(paths, out):
     """Markdown tables of docs/scale.md from the CSV files of `run --csv`:
-    per collective and platform, the summary of each (np, bytes); then how
-    close the cost model is, per algorithm; then wall times."""
+    per collective and platform, the summary of each (np, bytes); then wall
+    times. (The cost model against these times: tools/sim/accuracy.py.)"""
     rows = []
     for path in paths:
         with open(path) as f:
@@ -524,19 +524,6 @@ def tables(paths, out):
             out.write("| %d | %s | %s | %s | %s | %s |\n" % (
                 key[0], human(key[1]), bm[1] if bm else "-", a, bg[1] if bg else "-",
                 fmt(float(bound))))
-    out.write("\nThe cost model against the simulation: sim / model per algorithm, over the"
-              " points it ran (median, min, max)\n\n| collective | algorithm | platform | points"
-              " | median | min | max |\n|---|---|---|---:|---:|---:|---:|\n")
-    ratio = {}
-    for r in rows:     # a point that ran in several files counts once
-        if r["kind"] == "mpicoll" and r["algorithm"] != "auto" and r["sim_us"] and r["model_us"] \
-                and float(r["model_us"]) > 0:
-            ratio.setdefault((r["collective"], r["algorithm"], r["platform"]), {})[
-                (r["np"], r["bytes"])] = float(r["sim_us"]) / float(r["model_us"])
-    for (coll, algo, plat), pts in sorted(ratio.items()):
-        v = sorted(pts.values())
-        out.write("| %s | %s | %s | %d | %.2f | %.2f | %.2f |\n" % (
-            coll, algo, plat, len(v), v[len(v) // 2], v[0], v[-1]))
     out.write("\nSimulation wall time (s of this machine, per np: all sizes)\n\n| collective |"
               " platform | np | mpicoll algorithms | SimGrid built-ins | did not finish |\n"
               "|---|---|---:|---:|---:|---|\n")
