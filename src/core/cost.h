@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "coll.h"
 #include "plan.h"
 
 typedef struct cost_link {
@@ -88,5 +89,23 @@ int cost_barrier(int p, const int *node_of, const cost_params *cp, const double 
  * the barrier's exits skewed). 0, or -1 as cost_replay. */
 int cost_bench(const plan *plans, int p, const int *node_of, const cost_params *cp,
                double *seconds);
+
+/* One candidate of the selection by the model. */
+typedef struct cost_pick {
+    const coll_algo *algo;      /* NULL: none */
+    int params[PLAN_MAX_PARAMS];
+    double seconds;             /* predicted; < 0: none */
+} cost_pick;
+
+/* The selection by the model (cost_choose.c): every algorithm of c that
+ * applies(a, ci) (neither native nor shared-memory ones), at its default
+ * parameters and its radix parameter (k, radix) at 2, 4 and 8, replayed
+ * with all ranks starting together on nodes of consecutive ranks; a
+ * candidate of more than `budget` messages in all is left out. The
+ * cheapest in *best, the next in *second. A function of c, ci and cp
+ * only, so that every rank chooses the same. 0, or -1 (out of memory). */
+int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, size_t budget,
+                int (*applies)(const coll_algo *, const call_info *), cost_pick *best,
+                cost_pick *second);
 
 #endif

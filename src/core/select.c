@@ -2,6 +2,7 @@
  * Selection: configuration read once from the environment, the choice of
  * an algorithm for a call, the fallback policy and the verbose log.
  */
+#include "cost.h"
 #include "runtime.h"
 
 #include <pthread.h>
@@ -30,8 +31,27 @@ static struct config {
     char forced_error[MAX_COLLS][320];
     /* what MPICOLL_FALLBACK, MPICOLL_MODE and MPICOLL_RULES mean, for
      * select_settings: the value read, or a hash of a bad setting's text */
-    uint64_t fallback_digest, mode_digest, rules_digest;
+    uint64_t fallback_digest, mode_digest, rules_digest, model_digest;
+    /* MPICOLL_MODEL: the selection by the cost model across nodes */
+    int have_model;
+    cost_params model;
 } cfg;
+
+/* The model's choices, by (collective, p, nodes, operation, size class):
+ * the same on every rank, computed once per process. */
+#define MODEL_CACHE 64
+static struct model_choice {
+    const coll_desc *c;
+    int p, nnodes, commutative;
+    size_t bytes;               /* the class: a power of two (or 0) */
+    cost_pick best, second;
+} model_cache[MODEL_CACHE];
+static int model_cached;
+static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Candidates of more messages than this (all ranks together) are not
+ * replayed: about 0.1 s of this machine each. */
+#define MODEL_BUDGET ((size_t)1 << 18)
 
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -139,7 +159,7 @@ static void load_file(const char *path)
  * MPICOLL_<COLL>): an unknown one in the environment is most likely one of
  * these, or a collective's, misspelled. */
 static const char *const other_vars[] = {
-    "MPICOLL_VERBOSE", "MPICOLL_FALLBACK", "MPICOLL_MODE", "MPICOLL_RULES",
+    "MPICOLL_VERBOSE", "MPICOLL_FALLBACK", "MPICOLL_MODE", "MPICOLL_RULES", "MPICOLL_MODEL",
     "MPICOLL_RANKS_PER_NODE",   /* comm.c */
     "MPICOLL_DISABLE",          /* src/preload/preload.c */
     "MPICOLL_GNUPLOT",          /* tools/report.c */
@@ -217,6 +237,32 @@ static void check_env_names(void)
     }
 }
 
+/* MPICOLL_MODEL=FILE (a file of `mpicoll calibrate`) or `default`. A file
+ * that cannot be read is an error under MPICOLL_FALLBACK=error, else a
+ * warning and the defaults. */
+static void load_model(const char *v)
+{
+    char why[480];
+    cfg.have_model = 1;
+    cost_defaults(&cfg.model);
+    if (strcmp(v, "default") == 0) {
+        cfg.model_digest = digest_str(v);
+        return;
+    }
+    char *text = read_file(v);
+    cfg.model_digest = text ? digest_str(text) ^ 2 : digest_str(v);
+    free(text);
+    if (cost_read(v, &cfg.model, why, sizeof why) == 0)
+        return;
+    if (cfg.policy == FALLBACK_ERROR) {
+        snprintf(cfg.error, sizeof cfg.error, "MPICOLL_MODEL: %s", why);
+        return;
+    }
+    char msg[700];
+    snprintf(msg, sizeof msg, "MPICOLL_MODEL: %s: the model takes its defaults", why);
+    keep_warning(msg);
+}
+
 static void load_config(void)
 {
     const char *v = getenv("MPICOLL_VERBOSE");
@@ -256,9 +302,12 @@ static void load_config(void)
         load_file(v);
     else if (v && *v)
         cfg.rules_digest = digest_str(v);
+    v = getenv("MPICOLL_MODEL");
+    if (v && *v && !cfg.error[0])
+        load_model(v);
     for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS; i++) {
         const coll_desc *c = mpicoll_colls[i];
-        cfg.needs_nodes[i] = (cfg.have_file && rules_use_nodes(&cfg.file, c))
+        cfg.needs_nodes[i] = cfg.have_model || (cfg.have_file && rules_use_nodes(&cfg.file, c))
                              || rules_use_nodes(&cfg.builtin, c);
         v = getenv(c->env);
         /* "0" is Open MPI's "ignore": use the decision rules */
@@ -395,6 +444,53 @@ int select_needs_nodes(const coll_desc *c)
     return i >= 0 && cfg.needs_nodes[i];
 }
 
+/* The model's choice for the call (cached per class), into ch: 1 if it
+ * made one. The class of n bytes is the power of two at or above n, and
+ * the model is asked at that size, so every rank decides the same
+ * whatever sizes each called before. */
+static int model_choose(const coll_desc *c, const call_info *ci, choice *ch)
+{
+    size_t cls = 1;
+    while (cls < ci->bytes)
+        cls *= 2;
+    if (ci->bytes == 0)
+        cls = 0;
+    struct model_choice *m = NULL;
+    pthread_mutex_lock(&model_lock);
+    for (int i = 0; i < model_cached && !m; i++) {
+        struct model_choice *x = &model_cache[i];
+        if (x->c == c && x->p == ci->p && x->nnodes == ci->nnodes &&
+            x->commutative == ci->commutative && x->bytes == cls)
+            m = x;
+    }
+    if (!m) {
+        call_info at = *ci;
+        at.bytes = cls;
+        m = &model_cache[model_cached < MODEL_CACHE ? model_cached++ : MODEL_CACHE - 1];
+        *m = (struct model_choice){ .c = c, .p = ci->p, .nnodes = ci->nnodes,
+                                    .commutative = ci->commutative, .bytes = cls };
+        if (cost_choose(c, &at, &cfg.model, MODEL_BUDGET, coll_algo_applies, &m->best,
+                        &m->second) != 0)
+            m->best.algo = NULL;
+    }
+    struct model_choice got = *m;
+    pthread_mutex_unlock(&model_lock);
+    if (!got.best.algo)
+        return 0;
+    ch->algo = got.best.algo;
+    memcpy(ch->params, got.best.params, sizeof ch->params);
+    ch->by = "the model";
+    ch->line = 0;
+    char s1[128], s2[128] = "none";
+    spec_format(got.best.algo, got.best.params, s1, sizeof s1);
+    if (got.second.algo)
+        spec_format(got.second.algo, got.second.params, s2, sizeof s2);
+    snprintf(ch->detail, sizeof ch->detail,
+             "the model at %zu bytes: %s %.2f us, runner-up %s %.2f us", cls, s1,
+             got.best.seconds * 1e6, s2, got.second.algo ? got.second.seconds * 1e6 : 0.0);
+    return 1;
+}
+
 int select_choose(const coll_desc *c, const char *spec, int use_env, const call_info *ci,
                   choice *ch, char *err, size_t errlen)
 {
@@ -440,6 +536,11 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
                 if (!unavailable(m->algo, ci))
                     break;
             }
+        }
+        /* across nodes, the model comes after a rules file's rule */
+        if (cfg.have_model && nnodes >= 2 && from != &cfg.file && model_choose(c, ci, ch)) {
+            ch->reason = "model";
+            return apply_fallback(c, 0, ci, ch, err, errlen);
         }
         if (!r) {
             snprintf(err, errlen, "no %s rule matches np=%d bytes=%zu (%s)", c->name, p, bytes,
@@ -536,9 +637,10 @@ int select_settings(const char **names, uint64_t *d, int max)
         else
             d[n] = 0;   /* unset, auto or 0: the rules decide */
     }
-    const char *other[] = { "MPICOLL_RULES", "MPICOLL_MODE", "MPICOLL_FALLBACK" };
-    const uint64_t val[] = { cfg.rules_digest, cfg.mode_digest, cfg.fallback_digest };
-    for (int i = 0; i < 3 && n < max; i++, n++) {
+    const char *other[] = { "MPICOLL_RULES", "MPICOLL_MODE", "MPICOLL_FALLBACK", "MPICOLL_MODEL" };
+    const uint64_t val[] = { cfg.rules_digest, cfg.mode_digest, cfg.fallback_digest,
+                             cfg.model_digest };
+    for (int i = 0; i < 4 && n < max; i++, n++) {
         names[n] = other[i];
         d[n] = val[i];
     }

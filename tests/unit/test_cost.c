@@ -8,6 +8,7 @@
  *                      and 1 (tests/bench's calibrate test)
  */
 #include "core/cost.h"
+#include "core/runtime.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -225,6 +226,74 @@ static void test_errors(void)
            "a line longer than any buffer");
 }
 
+/* The selection by the model: a function of (collective, p, nodes, bytes,
+ * operation) and the parameters alone, so every rank of a communicator,
+ * whatever it asked before, chooses the same; the winner is the cheapest
+ * and applies to the call. Random inputs from a fixed seed. */
+static unsigned long seed = 20261125;
+
+static unsigned rnd(unsigned n)
+{
+    seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+    return (unsigned)((seed >> 33) % n);
+}
+
+static call_info random_call(const coll_desc **c)
+{
+    static const char *const names[] = { "allgather", "allreduce", "alltoall", "bcast",
+                                         "reduce", "reduce_scatter_block" };
+    *c = coll_find(names[rnd(6)]);
+    call_info ci = { .p = 2 + (int)rnd(47) };
+    ci.nnodes = 1 + (int)rnd((unsigned)ci.p);
+    ci.bytes = rnd(4) == 0 ? 0 : (size_t)1 << rnd(17);
+    ci.bytes += rnd(3) == 0 ? rnd(100) : 0;
+    ci.commutative = (*c)->reduction ? (int)rnd(2) : 1;
+    return ci;
+}
+
+static int same_pick(const cost_pick *a, const cost_pick *b)
+{
+    return a->algo == b->algo && a->seconds == b->seconds &&
+           memcmp(a->params, b->params, sizeof a->params) == 0;
+}
+
+static void test_choose(void)
+{
+    cost_params cp;
+    cost_defaults(&cp);
+    int same = 1, cheapest = 1, applies = 1, found = 1;
+    for (int i = 0; i < 40; i++) {
+        const coll_desc *c, *other;
+        call_info ci = random_call(&c), between = random_call(&other);
+        cost_pick a1, a2, b1, b2, o1, o2;
+        if (cost_choose(c, &ci, &cp, (size_t)1 << 18, coll_algo_applies, &a1, &a2) ||
+            cost_choose(other, &between, &cp, (size_t)1 << 18, coll_algo_applies, &o1, &o2) ||
+            cost_choose(c, &ci, &cp, (size_t)1 << 18, coll_algo_applies, &b1, &b2)) {
+            found = 0;
+            continue;
+        }
+        found &= a1.algo != NULL;
+        same &= same_pick(&a1, &b1) && same_pick(&a2, &b2);
+        cheapest &= !a2.algo || a1.seconds <= a2.seconds;
+        applies &= !a1.algo || coll_algo_applies(a1.algo, &ci);
+        if (!same_pick(&a1, &b1))
+            printf("  %s p=%d nodes=%d bytes=%zu: %s then %s\n", c->name, ci.p, ci.nnodes,
+                   ci.bytes, a1.algo ? a1.algo->name : "-", b1.algo ? b1.algo->name : "-");
+    }
+    expect(found, "cost_choose finds an algorithm for every call");
+    expect(same, "cost_choose: the same choice for the same call, whatever came before");
+    expect(cheapest, "cost_choose: the best is not slower than the runner-up");
+    expect(applies, "cost_choose: the best applies to the call");
+
+    /* a parameter changes the choice: 64 nodes, 8 B allreduce on flat's
+     * network: the radix-4 recursive multiplying (docs/scale.md) */
+    call_info ci = { .p = 64, .nnodes = 64, .bytes = 8, .commutative = 1 };
+    cost_pick b, s2;
+    expect(cost_choose(coll_find("allreduce"), &ci, &cp, (size_t)1 << 18, coll_algo_applies,
+                       &b, &s2) == 0 && b.algo && strcmp(b.algo->name, "recursive_multiplying") == 0
+           && b.params[0] == 4, "allreduce 64 nodes 8 B: recursive_multiplying:k=4");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -246,6 +315,7 @@ int main(int argc, char **argv)
     test_partial();
     test_round_trip();
     test_errors();
+    test_choose();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
