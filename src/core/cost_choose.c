@@ -56,6 +56,37 @@ out:
     return t;
 }
 
+/* A lower bound of the candidate's time from rank 0's plan: its CPU work
+ * (overheads, copies, reductions) and the bytes through its link each
+ * way, at the cheapest link's rates. 0 if the plan cannot be made. */
+static double lower_bound(const coll_algo *a, const int *params, const call_info *ci,
+                          const int *node_of, const cost_params *cp)
+{
+    plan_args pa = { .p = ci->p, .rank = 0, .block = ci->bytes, .esize = 1,
+                     .commutative = ci->commutative, .node_of = node_of };
+    memcpy(pa.param, params, sizeof pa.param);
+    plan pl;
+    if (plan_build(&pl, a->build, &pa))
+        return 0;
+    plan_stats st;
+    plan_count(&pl, &st);
+    size_t recvs = 0;
+    for (size_t i = 0; i < pl.nops; i++)
+        recvs += pl.ops[i].kind == OP_RECV;
+    plan_free(&pl);
+    const cost_link *l[3] = { &cp->node, &cp->net, &cp->far };
+    double beta = l[0]->beta, os = l[0]->send_overhead, orr = l[0]->recv_overhead;
+    for (int i = 1; i < 3; i++) {
+        beta = l[i]->beta < beta ? l[i]->beta : beta;
+        os = l[i]->send_overhead < os ? l[i]->send_overhead : os;
+        orr = l[i]->recv_overhead < orr ? l[i]->recv_overhead : orr;
+    }
+    double cpu = (double)st.msgs * os + (double)recvs * orr + (double)st.copy_bytes * cp->copy +
+                 (double)st.reduce_bytes * cp->reduce;
+    double out = (double)st.bytes_sent * beta, in = (double)st.bytes_recv * beta;
+    return cpu > out ? (cpu > in ? cpu : in) : (out > in ? out : in);
+}
+
 /* Keeps x among the two cheapest of best and second. */
 static void rank_pick(const cost_pick *x, cost_pick *best, cost_pick *second)
 {
@@ -67,6 +98,33 @@ static void rank_pick(const cost_pick *x, cost_pick *best, cost_pick *second)
     }
 }
 
+/* Candidates in a growing array. */
+static int add(cost_pick **v, size_t *n, size_t *cap, const cost_pick *x)
+{
+    if (*n == *cap) {
+        size_t want = *cap ? 2 * *cap : 16;
+        cost_pick *grown = realloc(*v, want * sizeof **v);
+        if (!grown)
+            return -1;
+        *v = grown;
+        *cap = want;
+    }
+    (*v)[(*n)++] = *x;
+    return 0;
+}
+
+/* By lower bound, then table order (qsort is not stable: the index
+ * decides ties, so every rank sorts alike). */
+static int by_seconds(const void *x, const void *y)
+{
+    const cost_pick *a = x, *b = y;
+    if (a->seconds != b->seconds)
+        return a->seconds < b->seconds ? -1 : 1;
+    if (a->algo != b->algo)
+        return a->algo < b->algo ? -1 : 1;
+    return memcmp(a->params, b->params, sizeof a->params);
+}
+
 int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, size_t budget,
                 int (*applies)(const coll_algo *, const call_info *), cost_pick *best,
                 cost_pick *second)
@@ -75,6 +133,8 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
     int *node_of = malloc((size_t)p * sizeof *node_of);
     plan *plans = calloc((size_t)p, sizeof *plans);
     double *finish = malloc((size_t)p * sizeof *finish);
+    cost_pick *cands = NULL;
+    size_t ncands = 0, cap = 0;
     int rc = -1;
     best->algo = second->algo = NULL;
     best->seconds = second->seconds = -1;
@@ -82,37 +142,49 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
         goto out;
     for (int r = 0; r < p; r++)
         node_of[r] = (int)((long)r * (ci->nnodes > 0 ? ci->nnodes : 1) / p);
+    /* the candidates: each algorithm at its defaults, then its radix
+     * parameters at each value of radixes[] */
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
         if (!a->build || (a->restrictions & (R_SHM | R_ONE_NODE)) || !applies(a, ci))
             continue;
-        /* the defaults, then each radix parameter at each value of radixes[] */
         int np = coll_algo_nparams(a);
         cost_pick x = { .algo = a };
         for (int k = 0; k < np; k++)
             x.params[k] = a->params[k].def;
-        x.seconds = predict(a, x.params, ci, node_of, cp, budget, plans, finish);
-        if (x.seconds >= 0)
-            rank_pick(&x, best, second);
+        if (add(&cands, &ncands, &cap, &x))
+            goto out;
         for (int k = 0; k < np; k++) {
             if (!is_radix(&a->params[k]))
                 continue;
             for (size_t v = 0; v < sizeof radixes / sizeof radixes[0]; v++) {
                 cost_pick y = x;
                 y.params[k] = radixes[v];
-                if (y.params[k] == a->params[k].def || y.params[k] < a->params[k].min ||
-                    y.params[k] > a->params[k].max)
-                    continue;
-                y.seconds = predict(a, y.params, ci, node_of, cp, budget, plans, finish);
-                if (y.seconds >= 0)
-                    rank_pick(&y, best, second);
+                if (y.params[k] != a->params[k].def && y.params[k] >= a->params[k].min &&
+                    y.params[k] <= a->params[k].max && add(&cands, &ncands, &cap, &y))
+                    goto out;
             }
         }
+    }
+    /* replayed in the order of their lower bounds (seconds holds the
+     * bound until then); one whose bound is within 2% of the best's time
+     * cannot beat it by more than the model's precision: not replayed */
+    for (size_t i = 0; i < ncands; i++)
+        cands[i].seconds = lower_bound(cands[i].algo, cands[i].params, ci, node_of, cp);
+    qsort(cands, ncands, sizeof *cands, by_seconds);
+    for (size_t i = 0; i < ncands; i++) {
+        cost_pick x = cands[i];
+        if (best->seconds >= 0 && x.seconds >= 0.98 * best->seconds)
+            continue;
+        x.seconds = predict(x.algo, x.params, ci, node_of, cp, budget, plans, finish);
+        if (x.seconds >= 0)
+            rank_pick(&x, best, second);
     }
     rc = 0;
 out:
     free(node_of);
     free(plans);
     free(finish);
+    free(cands);
     return rc;
 }

@@ -11,6 +11,10 @@ algorithm, the range of simulated / predicted over the points and how many
 fall outside 0.8-1.25 (docs/scale.md, "The cost model"); --cells also lists
 those points. Shared-memory points (unchecked) count as the others; auto
 and SimGrid's built-ins are left out (auto is one of the algorithms).
+
+Then the selection by the model (MPICOLL_MODEL set to the platform's
+parameters): at each point, the algorithm the model chooses and its
+simulated time over the fastest simulated mpicoll algorithm's there.
 """
 
 import argparse
@@ -42,6 +46,7 @@ def main():
     for (coll, plat, p, algo), by_size in simulated.items():
         runs[(coll, plat, p)][algo] = sorted(by_size)
     ratios = collections.defaultdict(list)     # (coll, platform, algorithm) -> [(ratio, p, n)]
+    picks = []                                 # (coll, platform, p, n, pick, its time / best)
     runners = {}
     ns = argparse.Namespace(build=args.build, lock=None, chunk=300, timeout=600, cfg=None)
     try:
@@ -49,7 +54,15 @@ def main():
             if plat not in runners:
                 runners[plat] = sim.Runner(ns, sim.Platform(plat))
             sizes = sorted({n for v in algos.values() for n in v})
-            times, _ = sim.model(runners[plat], coll, p, sizes, ",".join(sorted(algos)))
+            os.environ["MPICOLL_MODEL"] = sim.params(runners[plat])
+            times, auto = sim.model(runners[plat], coll, p, sizes, ",".join(sorted(algos)))
+            for n in sizes:
+                done = {a: v[n] for a, v in ((a, simulated[(coll, plat, p, a)]) for a in algos)
+                        if n in v}
+                if n in auto and done:
+                    t = done.get(auto[n])
+                    picks.append((coll, plat, p, n, auto[n],
+                                  t / min(done.values()) if t else None))
             for algo, by_size in algos.items():
                 for n in by_size:
                     m = times.get(algo, {}).get(n)
@@ -81,6 +94,16 @@ def main():
         print("\n| collective | platform | algorithm | np | bytes | sim / model |\n|---|---|---|---|---|---|")
         for coll, plat, algo, ratio, p, n in sorted(outside):
             print("| %s | %s | %s | %d | %s | %.2f |" % (coll, plat, algo, p, sim.human(n), ratio))
+    known = [x for x in picks if x[5] is not None]
+    print("\nThe model's choice (MPICOLL_MODEL): within 1.10 of the fastest simulated mpicoll"
+          " algorithm at %d of %d points where its choice was simulated (%d more: not simulated)."
+          % (sum(x[5] <= 1.10 for x in known), len(known), len(picks) - len(known)))
+    print("\n| collective | platform | np | bytes | model's choice | its time / fastest |\n"
+          "|---|---|---:|---:|---|---:|")
+    for coll, plat, p, n, pick, r in sorted(picks):
+        if r is None or r > 1.10:
+            print("| %s | %s | %d | %s | %s | %s |" % (coll, plat, p, sim.human(n), pick,
+                                                      "not simulated" if r is None else "%.2f" % r))
     return 0
 
 
