@@ -285,3 +285,15 @@ int pat_swing_position(int p, int r)
     int k = 0;
     return swing_find(0, 0, pat_ceil_log2(p), p, r, &k);
 }
+
+int pat_bine_recv_step(int v, int P)
+{
+    const int L = pat_ceil_log2(P);
+    const unsigned nb = pat_bine_nb(v, P);
+    if (v % P == 0)
+        return -1;
+    int u = 1;
+    while (u < L && ((nb >> u) & 1) == (nb & 1))
+        u++;
+    return L - u;
+}

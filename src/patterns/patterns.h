@@ -240,4 +240,25 @@ static inline int pat_swing_peer(int r, int s, int p)
  * 2^(L-s-1) positions next to r's own. O(p) time, no allocation. */
 int pat_swing_position(int p, int r);
 
+/* ---- Bine trees (De Sensi et al., SC 2025) ---------------------------- */
+
+/* The log2 P negabinary (base -2) digits of v mod P, P a power of two: the
+ * digit pattern x whose value sum x_i (-2)^i is v mod P. Digit 0 is v's
+ * parity. */
+static inline unsigned pat_bine_nb(int v, int P)
+{
+    const unsigned long long m = 0xAAAAAAAAAAAAAAAAull;   /* the negative digits */
+    return (unsigned)((((unsigned long long)v + m) ^ m) & (unsigned long long)(P - 1));
+}
+
+/* The Bine tree of P ranks (a power of two, L = log2 P steps) rooted at 0,
+ * in its distance-halving order: at step s every rank holding the data
+ * sends it to its Swing peer of step L-1-s (pat_swing_peer: v + rho(L-1-s)
+ * if v is even, v - rho(L-1-s) if odd, which flips the last L-s negabinary
+ * digits of v, all equal in a holder). Rank v != 0 receives at step L - u,
+ * u the number of equal trailing digits of pat_bine_nb(v, P), from its peer
+ * of step u - 1; -1 for rank 0. Read backwards (step j = L-1-s, peers
+ * pat_swing_peer(v, j, P)) it is the Bine reduce tree. */
+int pat_bine_recv_step(int v, int P);
+
 #endif

@@ -4,7 +4,8 @@
  * against recursive_doubling, plan for plan (plan_equal); the k-nomial
  * trees' shape, the binomial trees (their k = 2) against the code they
  * replaced, and bcast and reduce knomial:k=2 against binomial; Swing's
- * peers and block positions (pat_swing_peer, pat_swing_position).
+ * peers and block positions (pat_swing_peer, pat_swing_position); Bine's
+ * negabinary names and tree steps (pat_bine_nb, pat_bine_recv_step).
  */
 #include "core/coll.h"
 #include "patterns/patterns.h"
@@ -318,10 +319,54 @@ static int swing_cases(void)
     return failures;
 }
 
+/* Bine: pat_bine_nb's digits are worth v mod P; in the tree, 2^s ranks
+ * receive at step s, each from a rank that held the data before it (its
+ * peer of that step, whose peer it is). */
+static int bine_cases(void)
+{
+    static int at[1024];
+    int failures = 0;
+    for (int P = 1; P <= 1024 && failures < 10; P *= 2) {
+        const int L = pat_ceil_log2(P);
+        for (int v = 0; v < P && failures < 10; v++) {
+            const unsigned nb = pat_bine_nb(v, P);
+            long long val = 0, w = 1;
+            for (int i = 0; i < L; i++, w *= -2)
+                val += (nb >> i & 1) * w;
+            at[v] = pat_bine_recv_step(v, P);
+            if (pat_mod(val, P) != v || (v == 0) != (at[v] < 0)) {
+                printf("FAIL bine P=%d: rank %d named %#x (worth %lld), step %d\n", P, v, nb,
+                       val, at[v]);
+                failures++;
+            }
+        }
+        for (int s = 0; s < L && failures < 10; s++) {
+            int count = 0;
+            for (int v = 1; v < P; v++) {
+                if (at[v] != s)
+                    continue;
+                const int q = pat_swing_peer(v, L - 1 - s, P);
+                count++;
+                if (at[q] >= s || pat_swing_peer(q, L - 1 - s, P) != v) {
+                    printf("FAIL bine P=%d step %d: rank %d from %d (step %d)\n", P, s, v, q,
+                           at[q]);
+                    failures++;
+                }
+            }
+            if (count != 1 << s) {
+                printf("FAIL bine P=%d step %d: %d ranks receive\n", P, s, count);
+                failures++;
+            }
+        }
+    }
+    printf("bine: %s\n", failures ? "FAILED" : "P = 1..1024 (powers of two) passed");
+    return failures;
+}
+
 int main(void)
 {
     int failures = fold_cases() + radix2_cases() + binomial_cases() + knomial_cases()
-                   + knomial2_cases() + swing_cases();
+                   + knomial2_cases() + swing_cases() + bine_cases();
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures != 0;
 }

@@ -29,6 +29,11 @@
  * Paper:   De Sensi, Bonato, Saam & Hoefler, "Swing: Short-cutting Rings
  *          for Higher Bandwidth Allreduce", NSDI 2024 (the
  *          bandwidth-optimal variant).
+ *          Also Bine trees' large-vector allreduce (De Sensi, Pasqualoni et
+ *          al., "Bine Trees: Enhancing Collective Operations by Optimizing
+ *          Communication Locality", SC 2025): the Bine butterfly pairs the
+ *          same ranks, r +/- rho(s) (the authors' code calls the same peer
+ *          function), so this algorithm also answers to bine_bandwidth.
  * Steps:   2·log2(pof2), plus 2 when p is not a power of two.
  * Cost:    2·log2(pof2)α + 2((pof2 - 1)/pof2)nβ + ((pof2 - 1)/pof2)nγ,
  *          plus 2(α + nβ) + nγ when p is not a power of two   (n = vector bytes)

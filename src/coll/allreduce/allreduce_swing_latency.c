@@ -27,6 +27,11 @@
  * Paper:   De Sensi, Bonato, Saam & Hoefler, "Swing: Short-cutting Rings
  *          for Higher Bandwidth Allreduce", NSDI 2024 (the latency-optimal
  *          variant).
+ *          Also Bine trees' small-vector allreduce (De Sensi, Pasqualoni et
+ *          al., "Bine Trees: Enhancing Collective Operations by Optimizing
+ *          Communication Locality", SC 2025): the Bine butterfly pairs the
+ *          same ranks, r +/- rho(s) (the authors' code calls the same peer
+ *          function), so this algorithm also answers to bine_latency.
  * Steps:   log2(pof2), plus 2 when p is not a power of two.
  * Cost:    (log2(pof2) + 2[p != pof2])(α + nβ) + (log2(pof2) + [p != pof2])nγ
  *          (n = vector bytes)
