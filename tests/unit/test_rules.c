@@ -180,6 +180,12 @@ static void test_openmpi_tree(void)
         { "alltoall", 127, 8192, "linear" }, { "alltoall", 256, 256, "mesh2d" },
         { "alltoall", 1024, 256, "bruck_index" }, { "alltoall", 1024, 257, "mesh2d" },
         { "alltoall", 15, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
+        { "bcast", 16, 8, "knomial:k=4" }, { "bcast", 64, 1024, "knomial:k=8" },
+        { "bcast", 64, 8192, "binomial" }, { "bcast", 256, 262143, "binomial" },
+        { "bcast", 64, 1 << 20, "scatter_allgather_ring" }, { "bcast", 15, 8, "binomial" },
+        { "reduce", 31, 8191, "knomial:k=4" }, { "reduce", 64, 8, "knomial:k=8" },
+        { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "rabenseifner" },
+        { "reduce", 15, 8, "binomial" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);

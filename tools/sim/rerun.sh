@@ -9,10 +9,12 @@
 # docs/results/scale-history.md: pass1 (np 16 and 64), pass2 (np 256 subsets,
 # np 1024 on flat), pass3, pass4, radix (recursive_multiplying at 256 ranks,
 # not in results/ before), pass5 (recursive_multiplying at every np; auto
-# under the rules across nodes), or all. Each NAME overwrites its .csv (the runs'
-# CSV files merged, one header) and its .txt (each run's output after a
-# "$ command" line). Then `tools/sim/sim.py table tools/sim/results/*.csv`
-# (and `table --summary`) gives the page's tables.
+# under the rules across nodes), pass6 (bcast and reduce at 16, 64 and 256
+# ranks, and auto under their rules across nodes), or all. Each NAME
+# overwrites its .csv (the runs' CSV files merged, one header) and its .txt
+# (each run's output after a "$ command" line). Then
+# `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
+# gives the page's tables.
 #
 # Needs the SMPI build (scripts/smpi-build.sh). Wall times on this project's
 # 2-core machine: seconds to minutes a run at 16 and 64 ranks, minutes to
@@ -23,6 +25,10 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 R=tools/sim/results
+
+# pass 6's mpicoll algorithms: all but shm and shm_hier (shared memory)
+BCAST_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,scatter_allgather_ring
+REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 
 # The runs of each name, one per line: the arguments of `sim.py run`.
 runs() {
@@ -123,6 +129,32 @@ runs() {
         echo "$C --np 256 --platform $P -m 64K,1M -a auto --builtins none --timeout 900" ;;
     all*-np1024-big-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 1024 --platform $P -m 64K,1M -a auto --builtins none --timeout 1800" ;;
+    # pass 6 (bcast and reduce): every mpicoll algorithm (but shm, which
+    # needs shared memory) and every SimGrid built-in at 16 and 64 ranks
+    bcast-*-np16-64) P=${1#bcast-}; P=${P%%-*}
+        echo "bcast --np 16,64 --platform $P -m 8,1K,64K,1M -a $BCAST_ALGOS --timeout 300" ;;
+    reduce-*-np16-64) P=${1#reduce-}; P=${P%%-*}
+        echo "reduce --np 16,64 --platform $P -m 8,1K,64K,1M -a $REDUCE_ALGOS --timeout 300" ;;
+    # pass 6 at 256 ranks: knomial:k=2 (binomial's tree) left out, k=16
+    # added; the SimGrid built-ins fastest at 16 and 64 ranks
+    bcast-*-np256) P=${1#bcast-}; P=${P%%-*}
+        echo "bcast --np 256 --platform $P -m 8,1K,64K,1M -a binomial,knomial:k=4,knomial:k=8,knomial:k=16,linear,scatter_allgather_ring --builtins scatter_rdb_allgather,mvapich2,ompi,binomial_tree --timeout 600" ;;
+    reduce-*-np256) P=${1#reduce-}; P=${P%%-*}
+        echo "reduce --np 256 --platform $P -m 8,1K,64K,1M -a binomial,knomial:k=4,knomial:k=8,knomial:k=16,linear,rabenseifner --builtins mvapich2,mvapich2_knomial,mpich,ompi_binary --timeout 600" ;;
+    # pass 6 at 256 ranks: the other SimGrid built-ins (not those that fail
+    # at 16 and 64 ranks: bcast NTSB, arrival_scatter, SMP_linear,
+    # ompi_split_bintree; nor flattree_pipeline, flattree's time and 45-87 s
+    # at 64 ranks, nor arrival_pattern_aware_wait, unfinished after 5 min at
+    # 256 ranks on flat, arrival_pattern_aware's time at 16 and 64)
+    bcast-*-np256-builtins) P=${1#bcast-}; P=${P%%-*}
+        echo "bcast --np 256 --platform $P -m 8,1K,64K,1M -a knomial:k=8 --builtins default,arrival_pattern_aware,flattree,NTSL,NTSL_Isend,scatter_LR_allgather,SMP_binary,SMP_binomial,ompi_pipeline,mpich,mvapich2_inter_node,mvapich2_intra_node,mvapich2_knomial_intra_node,impi --timeout 600" ;;
+    reduce-*-np256-builtins) P=${1#reduce-}; P=${P%%-*}
+        echo "reduce --np 256 --platform $P -m 8,1K,64K,1M -a knomial:k=8 --builtins default,arrival_pattern_aware,binomial,flat_tree,NTSL,scatter_gather,ompi,ompi_chain,ompi_pipeline,ompi_basic_linear,ompi_in_order_binary,ompi_binomial,mvapich2_two_level,impi,rab --timeout 600" ;;
+    # pass 6: auto under the rules of 16 ranks and more across nodes
+    bcast-*-np16-64-auto|reduce-*-np16-64-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 16,64 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 300" ;;
+    bcast-*-np256-auto|reduce-*-np256-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 600" ;;
     *) return 1 ;;
     esac
 }
@@ -151,7 +183,10 @@ group() {
                echo $c-$p-np16-64-auto $c-$p-np256-1024-small-auto $c-$p-np256-big-auto $c-$p-np1024-big-auto
            done; done
            echo alltoall-flat-np16-64-small-auto alltoall-fattree-np16-64-small-auto ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5; do group $c; done ;;
+    pass6) for c in bcast reduce; do for p in flat fattree; do
+               echo $c-$p-np16-64 $c-$p-np256 $c-$p-np256-builtins $c-$p-np16-64-auto $c-$p-np256-auto
+           done; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6; do group $c; done ;;
     *) return 1 ;;
     esac
 }
