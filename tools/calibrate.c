@@ -383,6 +383,7 @@ static void apply(cost_link *l, const link_result *lr)
     l->send_overhead = lr->o;
     l->recv_overhead = lr->o;
     l->eager = lr->eager;
+    l->detach = lr->eager;   /* what the probe sees: the sender is free (cost.h) */
 }
 
 /* 1 if a and b agree to 6 significant digits. */
@@ -415,7 +416,8 @@ static int write_checked(FILE *f, const char *path, const char *shown, const cos
     for (int i = 0; i < 2; i++)
         same = same && same6(l[i]->latency, m[i]->latency) && same6(l[i]->beta, m[i]->beta) &&
                same6(l[i]->send_overhead, m[i]->send_overhead) &&
-               same6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager;
+               same6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager &&
+               l[i]->detach == m[i]->detach;
     if (!same) {
         fprintf(stderr, "mpicoll " CMD ": %s: read back, the values differ\n", shown);
         return -1;

@@ -15,9 +15,11 @@
  *     as they leave, and that of the receiver's link by the receiver's
  *     round's receives, taken to come together (a message then finishes
  *     after beta * sum over the flows j of min(n_j, n)); the larger of the
- *     two links' times counts. Up to `eager` bytes it leaves at once and the sender is
- *     done with it; above, it starts when the receive is posted too and the
- *     sender waits for its arrival (rendezvous);
+ *     two links' times counts. Up to `eager` bytes it leaves at once and the
+ *     sender is done with it; above, it starts when the receive is posted
+ *     too, and the sender waits for its arrival (rendezvous) unless it is
+ *     up to `detach` bytes (SMPI's detached sends: the sender is done, the
+ *     data wait for the receive);
  *   - the receiver pays o_r per message, in order of arrival;
  *   - then the round's copies and reductions run: copy and reduce seconds
  *     per byte.
@@ -427,7 +429,8 @@ static int finish_round(replay *r, int q)
             if (a < 0)
                 return 0;
             r->scratch[nrecv++] = a;
-        } else if (e->bytes > link_of(r, q, e->peer)->eager) {
+        } else if (e->bytes > link_of(r, q, e->peer)->eager &&
+                   e->bytes > link_of(r, q, e->peer)->detach) {
             double a = arrival(r, e, o);
             if (a < 0)
                 return 0;

@@ -13,9 +13,11 @@
  *     net.recv_overhead 2e-07    s of CPU per message received
  *     net.eager 0                bytes: messages up to this size leave before
  *                                their receive is posted (above: rendezvous)
- *     node.latency ...           the same five inside a node
+ *     net.detach 0               bytes: up to this size the sender is done at
+ *                                once, the data still waiting for the receive
+ *     node.latency ...           the same six inside a node
  *     group 16                   nodes a group (a fat tree's leaf), 0: one
- *     far.latency ...            the five of a link between two groups
+ *     far.latency ...            the six of a link between two groups
  *     oversubscription 2         a group's hosts' bandwidth over its links out
  *     copy 1e-10                 s per byte of a local copy
  *     reduce 2.5e-10             s per byte of a local reduction
@@ -41,7 +43,11 @@ typedef struct cost_link {
     double beta;            /* s per byte of one link */
     double send_overhead;   /* s of CPU per message sent */
     double recv_overhead;   /* s of CPU per message received */
-    size_t eager;           /* bytes: up to this, a message needs no posted receive */
+    size_t eager;           /* bytes: up to this, a message leaves at once, needing no
+                             * posted receive, and its sender is done with it */
+    size_t detach;          /* bytes: up to this, the sender is done with a message at
+                             * once, but its data wait for the receive (SMPI's sends
+                             * below smpi/send-is-detached-thresh); at least eager */
 } cost_link;
 
 typedef struct cost_params {

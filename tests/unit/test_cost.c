@@ -55,7 +55,8 @@ static int same_params(const cost_params *a, const cost_params *b)
     for (int i = 0; i < 3; i++)
         same = same && close6(l[i]->latency, m[i]->latency) && close6(l[i]->beta, m[i]->beta) &&
                close6(l[i]->send_overhead, m[i]->send_overhead) &&
-               close6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager;
+               close6(l[i]->recv_overhead, m[i]->recv_overhead) && l[i]->eager == m[i]->eager &&
+               l[i]->detach == m[i]->detach;
     return same;
 }
 
@@ -152,7 +153,7 @@ static void test_round_trip(void)
         line[0] == '#' ? comments++ : keys++;
     if (f)
         fclose(f);
-    expect(keys == 19, "cost_write writes the 19 keys");
+    expect(keys == 22, "cost_write writes the 22 keys");
     expect(comments == 4, "the comment's 4 lines, each after #");
 
     FILE *full = fopen("/dev/full", "w");

@@ -216,11 +216,12 @@ def params(runner):
     platform's first ranks (node.* where a host holds several, net.* between
     two hosts); on a platform of groups (mpicoll/group), calibrate again
     between hosts of two groups for far.*, and group and oversubscription
-    from the platform's properties. net.eager and far.eager are set to 0:
-    SMPI sends messages below 64 KiB detached (the sender is done at once),
-    which calibrate sees as eager, but their data still wait for the
-    receive; the model's rendezvous fits the simulations better
-    (docs/scale.md, "The cost model")."""
+    from the platform's properties. net.eager and far.eager are set to 0,
+    their detach left as measured: SMPI frees the sender of a message below
+    smpi/send-is-detached-thresh (64 KiB) at once, which calibrate's probe
+    sees (32768, the largest power of two below it), but starts its data
+    only when the receive is posted (smpi/async-small-thresh 0): the model's
+    detach, not its eager (src/core/cost.h)."""
     plat = runner.plat
     path = os.path.join(runner.build, "sim-params-%s-%s.params" % (plat.name, plat.digest))
     if os.path.exists(path):
