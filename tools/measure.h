@@ -152,7 +152,7 @@ int cases_same_plan(const char *coll, const char *spec_a, const char *spec_b, in
 
 struct progress {
     int on;
-    double start, last;        /* MPI_Wtime of the start and of the last update */
+    double start, last;        /* seconds (a monotonic clock) of the start and the last update */
     double total, done;        /* work units: see measure_units */
     int shown;                 /* a line is on the screen */
 };

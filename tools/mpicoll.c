@@ -23,7 +23,7 @@ static const struct {
       "                           measure the cost model's parameters (model --params FILE)" },
     { "bench", mpicoll_cli_bench, "bench COLLECTIVE [options] (under mpirun; bench --help)\n"
       "                           time every algorithm against the MPI library's own" },
-    { "tune", mpicoll_cli_tune, "tune [-o FILE] [options] [COLLECTIVE...] (under mpirun)\n"
+    { "tune", mpicoll_cli_tune, "tune [-o FILE] [options] [COLLECTIVE...] (under mpirun; --model: without)\n"
       "                           measure every algorithm and write the fastest as rules" },
 };
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MIN_INTERVAL 0.25 /* seconds between two updates of the line */
@@ -50,9 +51,19 @@ static int stderr_is_terminal(void)
     return 0;
 }
 
+/* Seconds of a monotonic clock: not MPI_Wtime, since tune --model shows
+ * progress without MPI_Init. */
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void progress_init(struct progress *pg, int rank)
 {
-    *pg = (struct progress){ .on = rank == 0 && stderr_is_terminal(), .start = MPI_Wtime(),
+    *pg = (struct progress){ .on = rank == 0 && stderr_is_terminal(), .start = now_s(),
                              .last = -MIN_INTERVAL };
 }
 
@@ -70,7 +81,7 @@ static void print_time(char *buf, size_t len, double s)
 
 void progress_show(struct progress *pg, const char *what)
 {
-    double now = MPI_Wtime(), elapsed = now - pg->start;
+    double now = now_s(), elapsed = now - pg->start;
     char el[32], rem[32];
 
     if (!pg->on || now - pg->last < MIN_INTERVAL)

@@ -99,6 +99,8 @@ static void usage(FILE *f)
         "  --np LIST     comma-separated communicator sizes, 2..P (default: 2, 3, 4,\n"
         "                the powers of two and three times the powers of two up to P,\n"
         "                and P); other sizes fall through to the built-in rules\n"
+        "  --model       no measurement, no mpirun: rules from the cost model for any\n"
+        "                communicator sizes (mpicoll tune --model --help)\n"
         "  -h, --help    this help\n"
         "A progress line goes to stderr when it is a terminal. Exit status: 0; 1 if a\n"
         "case failed (the file is written without it) or the file could not be\n"
@@ -209,9 +211,7 @@ static void communicator_sizes(struct options *opt, int nranks)
     opt->nnps = n;
 }
 
-/* The directory of the output must take a new file (checked before
- * anything is measured). */
-static int output_writable(const char *path)
+int tune_output_writable(const char *path)
 {
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/');
@@ -596,7 +596,7 @@ static int tune(int argc, char **argv, int rank, int nranks)
     if (nranks < 2)
         return opt_error(CMD, rank, "run it under mpirun on 2 or more ranks");
     communicator_sizes(&opt, nranks);
-    ok = rank != 0 || output_writable(opt.output);
+    ok = rank != 0 || tune_output_writable(opt.output);
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!ok) {
         if (rank == 0)
@@ -648,6 +648,10 @@ int mpicoll_cli_tune(int argc, char **argv)
 {
     int rank, nranks, code;
 
+    /* --model predicts instead of measuring: no MPI (tune_model.c) */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--model") == 0)
+            return tune_model(argc, argv);
     measure_init(&argc, &argv, &rank, &nranks);
     code = tune(argc, argv, rank, nranks);
     MPI_Finalize();

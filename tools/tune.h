@@ -12,4 +12,13 @@
  * written), 2 (bad command line). */
 int mpicoll_cli_tune(int argc, char **argv);
 
+/* `mpicoll tune --model ...` (tune_model.c): the rules from the cost
+ * model's predictions, without MPI. argv[0] is "tune"; returns the exit
+ * code as mpicoll_cli_tune. */
+int tune_model(int argc, char **argv);
+
+/* 1 if the directory of the rules file `path` takes a new file (checked
+ * before anything is measured or predicted). */
+int tune_output_writable(const char *path);
+
 #endif

@@ -30,6 +30,14 @@ int tc_within_noise(double m, double best)
     return m - best <= fmax(TC_NOISE_REL * best, TC_NOISE_US);
 }
 
+/* 1 if median m ties with the fastest, `best`, in table t's noise. */
+static int tie(const struct tc_table *t, double m, double best)
+{
+    if (t->noise_rel == 0 && t->noise_us == 0)
+        return tc_within_noise(m, best);
+    return m - best <= fmax(t->noise_rel * best, t->noise_us);
+}
+
 /* The fastest usable median at size s, or INFINITY. */
 static double fastest(const struct tc_table *t, int s)
 {
@@ -48,7 +56,7 @@ static int may_win(const struct tc_table *t, const double *best, int s, int k)
 
     if (!isfinite(best[s]))
         return 1;
-    return usable(c) && tc_within_noise(c->median, best[s]);
+    return usable(c) && tie(t, c->median, best[s]);
 }
 
 static int cheaper(const struct cost *a, const struct cost *b)
@@ -93,7 +101,7 @@ static void evidence(const struct tc_table *t, const double *best, struct tc_rul
         if (who < 0)
             continue;
         margin = runner / w->median - 1;
-        r->clear += runner > w->median && !tc_within_noise(runner, w->median);
+        r->clear += runner > w->median && !tie(t, runner, w->median);
         if (r->runner_up < 0 || margin < r->margin_min) {
             r->margin_min = margin;
             r->margin_at = s;

@@ -46,6 +46,10 @@ struct tc_table {
     const char *const *specs;   /* [ncands] "name[:param=value]" */
     const int *defaults;        /* [ncands] 1: the algorithm's default parameters */
     const struct tc_cell *cell; /* [nsizes * ncands], size-major */
+    /* A tie: a median within noise_rel of the fastest, or noise_us (the
+     * larger); both 0: TC_NOISE_REL and TC_NOISE_US, the noise of
+     * measurements (tune --model's predictions have none: 3%, 0 us). */
+    double noise_rel, noise_us;
 };
 
 /* One rule: sizes first..last of the table, won by candidate `cand`, and

@@ -315,6 +315,41 @@ tune)
   [ ! -e "$dir/int.txt" ] && [ -z "$(ls "$dir" | grep int.txt)" ] || fail "an interrupted tune left a file"
   echo "tune: a rules file that auto follows; nothing written when it fails or is interrupted"
   ;;
+tune_model)
+  # no mpirun: rules from the cost model, for sizes that need not exist here
+  "$mpicoll" tune --model --np 2,4,16 -m 8,1K,64K -o "$dir/m.txt" allgather allreduce \
+    > "$dir/out" 2> "$dir/err" || { show "$dir/err"; fail "tune --model failed"; }
+  grep -q "^# command: mpicoll tune --model --np 2,4,16" "$dir/m.txt" &&
+    grep -q "^# parameters: defaults" "$dir/m.txt" || { show "$dir/m.txt"; fail "tune --model: header"; }
+  # each np holds up to the next one, the last above it too; nodes= its nodes
+  for c in allgather allreduce; do
+    for r in "np=2-3 nodes=2-3" "np=4-15 nodes=4-15" "np=16- nodes=16-"; do
+      grep -q "^$c $r bytes=0-" "$dir/m.txt" || { show "$dir/m.txt"; fail "tune --model: no rule '$c $r bytes=0-'"; }
+    done
+  done
+  ! grep -E "^[a-z]+ np=" "$dir/m.txt" | grep -qvE " # [0-9]+(-[0-9]+)? B: [0-9.]+(-[0-9.]+)? us predicted; (runner-up [a-z_:=0-9]+ [0-9.]+ us at [0-9]+ B|no other plan)" ||
+    { show "$dir/m.txt"; fail "tune --model: a rule without its evidence"; }
+  ! grep -qE "^[a-z]+ np=.* native" "$dir/m.txt" || { show "$dir/m.txt"; fail "tune --model named native"; }
+  [ -z "$(ls "$dir" | grep tmp-)" ] || fail "tune --model left a temporary file"
+  # the library takes the file: mpicoll model's auto follows the rule that
+  # covers 16 ranks and 1 KiB (and 20 ranks, up to the next np: none)
+  want=$(awk '$1 == "allgather" && $2 == "np=16-" {
+      split(substr($4, 7), b, "-"); if (b[1] <= 1024 && (b[2] == "" || b[2] >= 1024)) print $5 }' "$dir/m.txt")
+  [ -n "$want" ] || { show "$dir/m.txt"; fail "tune --model: no rule for 16 ranks and 1 KiB"; }
+  MPICOLL_RULES=$dir/m.txt "$mpicoll" model allgather --np 16,20 --bytes 1K > "$dir/model" \
+    2> "$dir/log" || { show "$dir/log"; fail "mpicoll model with the rules"; }
+  ! grep -qiE "warning|error" "$dir/log" || { show "$dir/log"; fail "the model's rules do not load cleanly"; }
+  [ "$(awk '$3 == "auto" { print $4 }' "$dir/model" | sort -u)" = "$want" ] ||
+    { show "$dir/model"; fail "auto does not follow the model's rule ($want)"; }
+  # a bad parameter file: its name and line, a failure, no rules file
+  printf 'net.latency 1e-6\nnet.beta fast\n' > "$dir/bad.params"
+  "$mpicoll" tune --model --params "$dir/bad.params" -o "$dir/bad.txt" allgather > "$dir/out" 2> "$dir/err"
+  [ $? != 0 ] && grep -q "bad.params:2" "$dir/err" && [ ! -e "$dir/bad.txt" ] ||
+    { show "$dir/err"; fail "tune --model with a bad --params file"; }
+  "$mpicoll" tune --help | grep -q -- "--model" && "$mpicoll" tune --model --help | grep -q -- "--ranks-per-node" ||
+    fail "tune --help does not document --model"
+  echo "tune --model: rules without mpirun that auto follows; a bad --params file named"
+  ;;
 *)
   fail "unknown case $case"
   ;;
