@@ -184,6 +184,71 @@ void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_
     }
 }
 
+void pat_scatter_binomial(plan *pl, int p, int rank, int root, int src_buf, int dst_buf,
+                          size_t n, size_t esize)
+{
+    const int rel = pat_mod(rank - root, p), buf = rel == 0 ? src_buf : dst_buf;
+    for (int k = pat_ceil_log2(p) - 1; k >= 0; k--) {
+        const int m = 1 << k;
+        if (rel % (2 * m) == 0 && rel + m < p) {
+            const int hi = rel + 2 * m < p ? rel + 2 * m : p;
+            const size_t f = pat_block_start(n, p, rel + m, esize);
+            plan_send(pl, buf, f, pat_block_start(n, p, hi, esize) - f, pat_mod(rank + m, p));
+        } else if (rel % (2 * m) == m) {
+            const int hi = rel + m < p ? rel + m : p;
+            const size_t f = pat_block_start(n, p, rel, esize);
+            plan_recv(pl, dst_buf, f, pat_block_start(n, p, hi, esize) - f,
+                      pat_mod(rank - m, p));
+        }
+        plan_end_round(pl);
+    }
+}
+
+/* Blocks [lo, hi) of pat_rd_allgather's work: offset and bytes. */
+static void rd_range(size_t n, int p, int lo, int hi, size_t esize, size_t *off, size_t *bytes)
+{
+    *off = pat_block_start(n, p, lo, esize);
+    *bytes = pat_block_start(n, p, hi, esize) - *off;
+}
+
+void pat_rd_allgather(plan *pl, int p, int rank, int root, pat_ref work, size_t n,
+                      size_t esize)
+{
+    const int rel = pat_mod(rank - root, p);
+    size_t off, bytes;
+    for (long long m = 1; m < p; m *= 2) {
+        const int t = (int)(rel & ~(2 * m - 1)), up = t + (int)m;   /* the two halves */
+        const int end = t + 2 * m < p ? (int)(t + 2 * m) : p;
+        if (rel >= up) {                    /* the partner rel - m exists */
+            rd_range(n, p, up, end, esize, &off, &bytes);
+            plan_send(pl, work.buf, work.off + off, bytes, pat_mod(rank - m, p));
+            rd_range(n, p, t, up, esize, &off, &bytes);
+            plan_recv(pl, work.buf, work.off + off, bytes, pat_mod(rank - m, p));
+        } else if (rel + m < p) {
+            rd_range(n, p, t, up, esize, &off, &bytes);
+            plan_send(pl, work.buf, work.off + off, bytes, pat_mod(rank + m, p));
+            rd_range(n, p, up, end, esize, &off, &bytes);
+            plan_recv(pl, work.buf, work.off + off, bytes, pat_mod(rank + m, p));
+        }
+        plan_end_round(pl);
+        const long long c = (long long)p - up;    /* lower ranks with a partner */
+        if (rel >= up || c <= 0 || c >= m)
+            continue;                       /* nothing missing in this group */
+        /* this group's ranks j >= c lack [up, p): a binomial tree from the
+         * ranks j < c, which hold it (before round b: those with j mod 2b < c) */
+        rd_range(n, p, up, p, esize, &off, &bytes);
+        const long long j = rel - t;
+        for (long long b = m / 2; b >= 1; b /= 2) {
+            const long long low = j % (2 * b);
+            if (!(j & b) && low < c && low + b >= c)
+                plan_send(pl, work.buf, work.off + off, bytes, pat_mod(rank + b, p));
+            else if ((j & b) && low >= c && low - b < c)
+                plan_recv(pl, work.buf, work.off + off, bytes, pat_mod(rank - b, p));
+            plan_end_round(pl);
+        }
+    }
+}
+
 /* The group of the fold that `rank` (< the groups' end) is in: its first
  * and top ranks. */
 static void fold_group(int rank, int k, int end, int *first, int *top)

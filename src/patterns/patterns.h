@@ -136,6 +136,30 @@ void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, 
  * block r): p - 1 steps. */
 void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);
 
+/* Binomial scatter of the n elements (esize bytes each) at offset 0, cut
+ * into p blocks (pat_block) numbered by rank relative to the root: in round
+ * k, from the top, a rank holding relative blocks [i, i + 2m) with
+ * m = 2^(ceil(log2 p)-1-k) sends [i + m, i + 2m) to relative rank i + m.
+ * The root reads from src_buf, the others receive into and send from
+ * dst_buf, where relative rank i ends with block i (the root's blocks stay
+ * in src_buf). ceil(log2 p) rounds. */
+void pat_scatter_binomial(plan *pl, int p, int rank, int root, int src_buf, int dst_buf,
+                          size_t n, size_t esize);
+
+/* Recursive-doubling allgather of the blocks (pat_block of n elements of
+ * esize bytes into p) at `work`, ranks and blocks relative to `root`: the
+ * rank of relative rank i holds block i, and ends with all of them. Any p.
+ * In step m = 1, 2, 4, ... relative rank i swaps with i XOR m the blocks of
+ * its aligned group of m ranks (those below p). A rank whose partner is
+ * past p (group [t, t + m) below [t + m, p), c = p - t - m of its ranks
+ * with a partner) gets [t + m, p) from its group by a binomial tree, before
+ * the next step: in round b = m/2, m/4, ..., 1 the group's j-th rank sends
+ * to rank j + b when j mod 2b < c <= j mod 2b + b (those with j mod b < c
+ * then hold it). ceil(log2 p) rounds, plus the trees': none on a power of
+ * two, fewer than ceil(log2 p) in all (at most log2 m after a step m). */
+void pat_rd_allgather(plan *pl, int p, int rank, int root, pat_ref work, size_t n,
+                      size_t esize);
+
 /* ---- recursive doubling and multiplying on any p (MPICH's fold) ------- */
 
 /* Largest power of k <= p (p >= 1, k >= 2). */

@@ -5,9 +5,12 @@
  * trees' shape, the binomial trees (their k = 2) against the code they
  * replaced, and bcast and reduce knomial:k=2 against binomial; Swing's
  * peers and block positions (pat_swing_peer, pat_swing_position); Bine's
- * negabinary names and tree steps (pat_bine_nb, pat_bine_recv_step).
+ * negabinary names and tree steps (pat_bine_nb, pat_bine_recv_step); the
+ * bcast scatter + allgather algorithms (pat_scatter_binomial,
+ * pat_rd_allgather) on messages long enough for every block to be there.
  */
 #include "core/coll.h"
+#include "core/symbolic.h"
 #include "patterns/patterns.h"
 
 #include <stdio.h>
@@ -363,10 +366,57 @@ static int bine_cases(void)
     return failures;
 }
 
+/* The checker proves bcast on messages of 1, 3 and 7 bytes, where the
+ * blocks of a scatter + allgather are empty beyond the first few ranks:
+ * here messages of p - 1, p, p + 1 and 3p + 2 bytes (every block there,
+ * the last ones shorter or empty), roots 0, p - 1 and p / 2, in place and
+ * not, p = 1..64; beyond, p and 3p + 2 bytes from roots 0 and p - 1, up to
+ * p = 256, and at 1000, 1024 and 1025 for the recursive-doubling variant,
+ * which takes 2 log2 p rounds on a power of two, at most 3 ceil(log2 p) - 1
+ * on others. */
+static int scatter_allgather_cases(void)
+{
+    static const int big[] = { 1000, 1024, 1025 };
+    const char *names[] = { "scatter_allgather_rd", "scatter_allgather_ring" };
+    const int params[PLAN_MAX_PARAMS] = { 0 };
+    int failures = 0, cases = 0;
+    for (int ai = 0; ai < 2; ai++) {
+        const coll_algo *a = coll_algo_find(&bcast_desc, names[ai]);
+        for (int pi = 0; pi < 256 + (int)(sizeof big / sizeof big[0]) && failures < 10; pi++) {
+            const int p = pi < 256 ? pi + 1 : big[pi - 256];
+            const size_t sizes[] = { (size_t)p - 1, (size_t)p, (size_t)p + 1, 3 * (size_t)p + 2 };
+            const int roots[] = { 0, p - 1, p / 2 }, L = pat_ceil_log2(p);
+            for (int si = 0; si < 4; si++)
+                for (int ri = 0; ri < 3; ri++)
+                    for (int inplace = 0; inplace < 2; inplace++) {
+                        if ((ai == 1 && p > 256) || (p > 64 && (ri == 2 || si % 2 == 0)))
+                            continue;
+                        sym_opts o = { .block = sizes[si], .esize = 1, .root = roots[ri],
+                                       .inplace = inplace };
+                        sym_result r = { 0 };
+                        cases++;
+                        if (sym_run(&bcast_desc, a, params, p, &o, &r) || !r.ok) {
+                            printf("FAIL bcast %s p=%d bytes=%zu root=%d inplace=%d: %s\n",
+                                   names[ai], p, sizes[si], roots[ri], inplace, r.why);
+                            failures++;
+                        } else if (ai == 0 && p > 1 && o.block >= (size_t)p &&
+                                   r.worst.rounds > (size_t)(pat_is_pow2(p) ? 2 * L : 3 * L - 1)) {
+                            printf("FAIL bcast %s p=%d: %zu rounds\n", names[ai], p,
+                                   r.worst.rounds);
+                            failures++;
+                        }
+                    }
+        }
+    }
+    printf("bcast scatter_allgather: %s (%d calls)\n", failures ? "FAILED" : "passed", cases);
+    return failures;
+}
+
 int main(void)
 {
     int failures = fold_cases() + radix2_cases() + binomial_cases() + knomial_cases()
-                   + knomial2_cases() + swing_cases() + bine_cases();
+                   + knomial2_cases() + swing_cases() + bine_cases()
+                   + scatter_allgather_cases();
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures != 0;
 }

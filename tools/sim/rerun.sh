@@ -10,7 +10,8 @@
 # np 1024 on flat), pass3, pass4, radix (recursive_multiplying at 256 ranks,
 # not in results/ before), pass5 (recursive_multiplying at every np; auto
 # under the rules across nodes), pass6 (bcast and reduce at 16, 64 and 256
-# ranks, and auto under their rules across nodes), or all. Each NAME
+# ranks, and auto under their rules across nodes; bcast's
+# scatter_allgather_rd), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -155,6 +156,12 @@ runs() {
         echo "$C --np 16,64 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 300" ;;
     bcast-*-np256-auto|reduce-*-np256-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 600" ;;
+    # pass 6, later: scatter_allgather_rd (MPICH's binomial scatter +
+    # recursive-doubling allgather) against SimGrid's scatter_rdb_allgather
+    # and the algorithms of the rules' 64 KiB and 1 MiB bands, at pass 6's
+    # rank counts and at some that are not powers of two
+    bcast-*-rd) P=${1#bcast-}; P=${P%-rd}
+        echo "bcast --np 16,17,24,64,65,100,256 --platform $P -m 64K,1M -a scatter_allgather_rd,scatter_allgather_ring,binomial --builtins scatter_rdb_allgather --timeout 600" ;;
     *) return 1 ;;
     esac
 }
@@ -185,7 +192,8 @@ group() {
            echo alltoall-flat-np16-64-small-auto alltoall-fattree-np16-64-small-auto ;;
     pass6) for c in bcast reduce; do for p in flat fattree; do
                echo $c-$p-np16-64 $c-$p-np256 $c-$p-np256-builtins $c-$p-np16-64-auto $c-$p-np256-auto
-           done; done ;;
+           done; done
+           echo bcast-flat-rd bcast-fattree-rd ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6; do group $c; done ;;
     *) return 1 ;;
     esac
