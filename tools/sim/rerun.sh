@@ -11,7 +11,8 @@
 # not in results/ before), pass5 (recursive_multiplying at every np; auto
 # under the rules across nodes), pass6 (bcast and reduce at 16, 64 and 256
 # ranks, and auto under their rules across nodes; bcast's
-# scatter_allgather_rd), or all. Each NAME
+# scatter_allgather_rd), pass7 (the newest algorithms: k_bruck:k=8, swing
+# and bine), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -162,6 +163,16 @@ runs() {
     # rank counts and at some that are not powers of two
     bcast-*-rd) P=${1#bcast-}; P=${P%-rd}
         echo "bcast --np 16,17,24,64,65,100,256 --platform $P -m 64K,1M -a scatter_allgather_rd,scatter_allgather_ring,binomial --builtins scatter_rdb_allgather --timeout 600" ;;
+    # pass 7: the newest algorithms (allgather k_bruck at radix 8, the
+    # swing (= bine) allreduces, bcast and reduce bine) against mpicoll's
+    # previous best and SimGrid's best built-in where one was close
+    allgather-*-radix8) P=${1#allgather-}; P=${P%-radix8}
+        echo "allgather --np 64,256,1024 --platform $P -m 8,1K -a k_bruck:k=4,k_bruck:k=8 --builtins 3dmesh,2dmesh --timeout 600" ;;
+    allreduce-*-swing) P=${1#allreduce-}; P=${P%-swing}
+        echo "allreduce --np 64,256 --platform $P -m 8,1K,64K,1M -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins none --timeout 600"
+        echo "allreduce --np 1024 --platform $P -m 8,1K,64K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins none --timeout 600" ;;
+    bcast-*-bine|reduce-*-bine) C=${1%%-*}; P=${1#*-}; P=${P%-bine}
+        echo "$C --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=8 --builtins none --timeout 600" ;;
     *) return 1 ;;
     esac
 }
@@ -194,7 +205,10 @@ group() {
                echo $c-$p-np16-64 $c-$p-np256 $c-$p-np256-builtins $c-$p-np16-64-auto $c-$p-np256-auto
            done; done
            echo bcast-flat-rd bcast-fattree-rd ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6; do group $c; done ;;
+    pass7) for p in flat fattree; do
+               echo allgather-$p-radix8 allreduce-$p-swing bcast-$p-bine reduce-$p-bine
+           done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7; do group $c; done ;;
     *) return 1 ;;
     esac
 }
