@@ -370,20 +370,23 @@ static int bine_cases(void)
  * blocks of a scatter + allgather are empty beyond the first few ranks:
  * here messages of p - 1, p, p + 1 and 3p + 2 bytes (every block there,
  * the last ones shorter or empty), roots 0, p - 1 and p / 2, in place and
- * not, p = 1..64; beyond, p and 3p + 2 bytes from roots 0 and p - 1, up to
- * p = 256, and at 1000, 1024 and 1025 for the recursive-doubling variant,
+ * not, p = 1..64; beyond, p and 3p + 2 bytes from roots 0 and p - 1, at
+ * p = 100, 127..129, 255, 256 (the checker proves every p up to 256 with
+ * small messages; this test runs under the sanitizers in CI), and at 1000,
+ * 1024 and 1025 for the recursive-doubling variant,
  * which takes 2 log2 p rounds on a power of two, at most 3 ceil(log2 p) - 1
  * on others. */
 static int scatter_allgather_cases(void)
 {
-    static const int big[] = { 1000, 1024, 1025 };
+    static const int more[] = { 100, 127, 128, 129, 255, 256, 1000, 1024, 1025 };
+    enum { NMORE = sizeof more / sizeof more[0] };
     const char *names[] = { "scatter_allgather_rd", "scatter_allgather_ring" };
     const int params[PLAN_MAX_PARAMS] = { 0 };
     int failures = 0, cases = 0;
     for (int ai = 0; ai < 2; ai++) {
         const coll_algo *a = coll_algo_find(&bcast_desc, names[ai]);
-        for (int pi = 0; pi < 256 + (int)(sizeof big / sizeof big[0]) && failures < 10; pi++) {
-            const int p = pi < 256 ? pi + 1 : big[pi - 256];
+        for (int pi = 0; pi < 64 + NMORE && failures < 10; pi++) {
+            const int p = pi < 64 ? pi + 1 : more[pi - 64];
             const size_t sizes[] = { (size_t)p - 1, (size_t)p, (size_t)p + 1, 3 * (size_t)p + 2 };
             const int roots[] = { 0, p - 1, p / 2 }, L = pat_ceil_log2(p);
             for (int si = 0; si < 4; si++)
