@@ -128,7 +128,8 @@ static int parse_nps(const char *val, struct options *opt, int nranks, int rank)
     }
 }
 
-static int add_collective(const char *name, struct options *opt, int rank)
+int tune_add_collective(const char *name, const struct mcoll **colls, int *ncolls, int max,
+                        int rank)
 {
     const struct mcoll *c = mcoll_find(name);
 
@@ -141,13 +142,19 @@ static int add_collective(const char *name, struct options *opt, int rank)
         }
         return EXIT_USAGE;
     }
-    for (int i = 0; i < opt->ncolls; i++)
-        if (opt->colls[i] == c)
+    for (int i = 0; i < *ncolls; i++)
+        if (colls[i] == c)
             return 0;
-    if (opt->ncolls == (int)(sizeof opt->colls / sizeof opt->colls[0]))
+    if (*ncolls == max)
         return opt_error(CMD, rank, "too many collectives");
-    opt->colls[opt->ncolls++] = c;
+    colls[(*ncolls)++] = c;
     return 0;
+}
+
+static int add_collective(const char *name, struct options *opt, int rank)
+{
+    return tune_add_collective(name, opt->colls, &opt->ncolls,
+                               (int)(sizeof opt->colls / sizeof opt->colls[0]), rank);
 }
 
 static int parse_options(int argc, char **argv, struct options *opt, int nranks, int rank)

@@ -21,4 +21,10 @@ int tune_model(int argc, char **argv);
  * before anything is measured or predicted). */
 int tune_output_writable(const char *path);
 
+/* Adds the collective `name` to colls[0..*ncolls) (max entries) once; an
+ * unknown name or too many: the message (on rank 0) and EXIT_USAGE. */
+struct mcoll;
+int tune_add_collective(const char *name, const struct mcoll **colls, int *ncolls, int max,
+                        int rank);
+
 #endif

@@ -188,22 +188,8 @@ static int parse_sizes(const char *val, struct mopts *o)
 
 static int add_collective(const char *name, struct mopts *o)
 {
-    const struct mcoll *c = mcoll_find(name);
-
-    if (c == NULL) {
-        fprintf(stderr, "mpicoll " CMD ": unknown collective '%s'; supported:", name);
-        for (int i = 0; mcolls[i]; i++)
-            fprintf(stderr, " %s", mcolls[i]->name);
-        fputc('\n', stderr);
-        return EXIT_USAGE;
-    }
-    for (int i = 0; i < o->ncolls; i++)
-        if (o->colls[i] == c)
-            return 0;
-    if (o->ncolls == (int)(sizeof o->colls / sizeof o->colls[0]))
-        return opt_error(CMD, 0, "too many collectives");
-    o->colls[o->ncolls++] = c;
-    return 0;
+    return tune_add_collective(name, o->colls, &o->ncolls,
+                               (int)(sizeof o->colls / sizeof o->colls[0]), 0);
 }
 
 static int parse_options(int argc, char **argv, struct mopts *o)
