@@ -484,16 +484,6 @@ static int add_persistent(struct bench *b)
     return rc ? EXIT_FAILED : 0;
 }
 
-/* 1 if the -a token at t (up to a comma) is PARAM=VALUE: it continues the
- * parameter list of the spec before it. */
-static int continues(const char *t)
-{
-    size_t len = strcspn(t, ",");
-    const char *eq = memchr(t, '=', len);
-
-    return eq != NULL && memchr(t, ':', len) == NULL;
-}
-
 /* The cases from the -a list, in its order. A parameter list goes with its
  * algorithm: in "a:x=1,y=2,ring", "y=2" continues "a:x=1". */
 static int build_cases(struct bench *b, int rank)
@@ -503,10 +493,8 @@ static int build_cases(struct bench *b, int rank)
 
     while (rc == 0) {
         char spec[256];
-        size_t len = strcspn(s, ",");
+        size_t len = opt_spec_len(s);
 
-        while (s[len] == ',' && continues(s + len + 1))
-            len += 1 + strcspn(s + len + 1, ",");
         if (len == 0 || len >= sizeof spec)
             return opt_error(CMD, rank, "-a: an empty or too long name in '%s'",
                              b->opt.algorithms);

@@ -21,6 +21,7 @@
 #include "core/coll.h"
 #include "core/cost.h"
 #include "core/rules.h"
+#include "options.h"
 #include "core/runtime.h"
 
 #include <errno.h>
@@ -194,9 +195,12 @@ out:
 static void print_row(const model_opts *o, int p, size_t bytes, const char *name,
                       const char *runs, const cost *k)
 {
+    /* a spec with several parameters has commas: quoted in CSV */
+#define Q(s) strchr(s, ',') ? "\"" : "", s, strchr(s, ',') ? "\"" : ""
     if (o->csv)
-        printf("%s,%d,%zu,%s,%s,%zu,%zu,%.4f\n", o->c->name, p, bytes, name, runs, k->rounds,
-               k->msgs, k->seconds * 1e6);
+        printf("%s,%d,%zu,%s%s%s,%s%s%s,%zu,%zu,%.4f\n", o->c->name, p, bytes, Q(name), Q(runs),
+               k->rounds, k->msgs, k->seconds * 1e6);
+#undef Q
     else
         printf("%6d %10zu  %-*s %-*s %7zu %8zu %12.2f\n", p, bytes, o->width, name, o->width,
                runs, k->rounds, k->msgs, k->seconds * 1e6);
@@ -224,18 +228,23 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
     const coll_algo *a;
     cost k;
     int all = strcmp(o->algos, "all") == 0;
-    char *list = all ? NULL : strdup(o->algos), *save = NULL;
-    const char *tok = all ? NULL : list ? strtok_r(list, ",", &save) : NULL;
-    if (!all && !list)
-        return -1;
-    for (int i = 0; all ? i < o->c->nalgos : tok != NULL; i++) {
-        if (spec_parse(o->c, all ? o->c->algos[i].name : tok, &a, params, err, sizeof err)) {
-            fprintf(stderr, "mpicoll model: %s\n", err);
-            free(list);
+    const char *tok = o->algos;
+    for (int i = 0; all ? i < o->c->nalgos : *tok != '\0'; i++) {
+        char name[128];
+        size_t len = all ? 0 : opt_spec_len(tok);
+        if (!all && len >= sizeof name) {
+            fprintf(stderr, "mpicoll model: -a: a too long name in '%s'\n", o->algos);
             return -1;
         }
-        if (!all)
-            tok = strtok_r(NULL, ",", &save);
+        if (!all) {
+            memcpy(name, tok, len);
+            name[len] = '\0';
+            tok += len + (tok[len] == ',');
+        }
+        if (spec_parse(o->c, all ? o->c->algos[i].name : name, &a, params, err, sizeof err)) {
+            fprintf(stderr, "mpicoll model: %s\n", err);
+            return -1;
+        }
         if (!coll_algo_applies(a, &ci))
             continue;   /* as `mpicoll bench`: not measured under another's name */
         spec_format(a, params, spec, sizeof spec);
@@ -243,13 +252,10 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
             print_native(o, p, bytes, spec);
             continue;
         }
-        if (model_cost(o, a, params, p, bytes, node_of, &k)) {
-            free(list);
+        if (model_cost(o, a, params, p, bytes, node_of, &k))
             return -1;
-        }
         print_row(o, p, bytes, spec, spec, &k);
     }
-    free(list);
     choice ch;
     if (select_choose(o->c, NULL, 0, &ci, &ch, err, sizeof err) != 0) {
         fprintf(stderr, "mpicoll model: %s\n", err);

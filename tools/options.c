@@ -90,3 +90,21 @@ int opt_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
+
+/* "y=2" (no ':', an '=') continues the algorithm before it. */
+static int continues(const char *t)
+{
+    size_t len = strcspn(t, ",");
+    const char *eq = memchr(t, '=', len);
+
+    return eq != NULL && memchr(t, ':', len) == NULL;
+}
+
+size_t opt_spec_len(const char *s)
+{
+    size_t len = strcspn(s, ",");
+
+    while (s[len] == ',' && continues(s + len + 1))
+        len += 1 + strcspn(s + len + 1, ",");
+    return len;
+}

@@ -6,6 +6,8 @@
 #ifndef MPICOLL_TOOLS_OPTIONS_H
 #define MPICOLL_TOOLS_OPTIONS_H
 
+#include <stddef.h>
+
 #define EXIT_FAILED 1 /* a measured algorithm failed, or the run could not be set up */
 #define EXIT_USAGE 2  /* a bad command line */
 
@@ -30,6 +32,11 @@ int opt_sizes(const char *cmd, const char *val, long *min, long *max, int rank);
 /* A count option (-i, -x) from lo to OPT_MAX_COUNT. 0, or EXIT_USAGE. */
 #define OPT_MAX_COUNT (1 << 30)
 int opt_count(const char *cmd, const char *name, const char *val, int lo, int *out, int rank);
+
+/* The length of the first algorithm of the -a list s: up to the comma
+ * before the next algorithm, for a parameter list goes with its
+ * algorithm (in "a:x=1,y=2,ring", "a:x=1,y=2"). */
+size_t opt_spec_len(const char *s);
 
 /* 1 for -h and --help. */
 int opt_is_help(const char *arg);

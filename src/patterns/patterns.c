@@ -106,30 +106,53 @@ void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref sr
     plan_end_round(pl);
 }
 
-void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, size_t n,
-                        pat_ref src, pat_ref acc, size_t tmp_off)
+void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, int prepost,
+                        size_t n, pat_ref src, pat_ref acc, size_t tmp_off)
 {
     const int top = commutative ? root : 0;   /* the tree's root */
     const int rel = pat_mod(rank - top, p);
-    /* at most min(k, p) - 1 children in a round (rank 0's first); one slot
-     * at least, as the binomial tree always declared */
-    const int slots = k - 1 < p - 1 ? k - 1 : (p > 1 ? p - 1 : 1);
+    /* slots of TMP: per round at most min(k, p) - 1 children (rank 0's
+     * first), one slot at least, as the binomial tree always declared;
+     * preposted, one for every child of every round */
+    int slots = k - 1 < p - 1 ? k - 1 : (p > 1 ? p - 1 : 1);
+    if (prepost) {
+        int nc = 0;
+        for (long long d = 1; d < p && rel / d % k == 0; d *= k)
+            for (long long i = 1; i < k && rel + i * d < p; i++)
+                nc++;
+        slots = nc > 0 ? nc : 1;
+    }
     plan_need_tmp(pl, tmp_off + (size_t)slots * n);
     plan_copy(pl, src.buf, src.off, acc.buf, acc.off, n);
     plan_end_round(pl);
+    int nc = 0;             /* children of this round, or so far when preposted */
+    int parent = -1;
     for (long long d = 1; d < p; d *= k) {
         const long long digit = rel / d % k;
         if (digit) {
-            plan_send(pl, acc.buf, acc.off, n, pat_mod(rank - digit * d, p));
-            plan_end_round(pl);
+            parent = pat_mod(rank - (int)(digit * d), p);
             break;
         }
-        int nc = 0;   /* children this round */
+        if (!prepost)
+            nc = 0;
+        const int first = nc;
         for (long long i = 1; i < k && rel + i * d < p; i++, nc++)
             plan_recv(pl, BUF_TMP, tmp_off + (size_t)nc * n, n, pat_mod(rank + i * d, p));
+        if (prepost)
+            continue;   /* every round's receives at once; reduced after the loop */
         /* acc holds relative ranks [rel, rel + d): each child joins on the right */
+        for (int i = first; i < nc; i++)
+            plan_reduce_after(pl, BUF_TMP, tmp_off + (size_t)i * n, acc.buf, acc.off, n);
+        plan_end_round(pl);
+    }
+    if (prepost && nc > 0) {
+        /* in the order posted (d = 1, k, k^2, ...; i = 1, ..., k - 1): rank order */
         for (int i = 0; i < nc; i++)
             plan_reduce_after(pl, BUF_TMP, tmp_off + (size_t)i * n, acc.buf, acc.off, n);
+        plan_end_round(pl);
+    }
+    if (parent >= 0) {
+        plan_send(pl, acc.buf, acc.off, n, parent);
         plan_end_round(pl);
     }
     if (top != root) {

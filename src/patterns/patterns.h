@@ -110,16 +110,20 @@ void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref sr
  * [rel + i·d, rel + (i+1)·d), so relative order is kept. A commutative
  * operation uses the tree of ranks relative to the root; otherwise the
  * tree rooted at rank 0 (relative ranks are ranks: rank order) and rank 0
- * then sends the result to the root. */
-void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, size_t n,
-                        pat_ref src, pat_ref acc, size_t tmp_off);
+ * then sends the result to the root. With prepost, a rank receives all its
+ * children, of every d, in one round (slot j for its j-th child in that
+ * order; as many slots as children, at least one) and reduces them in
+ * that order once all are in: each child's transfer starts when the child
+ * sends, not when its parent has finished the rounds before. */
+void pat_reduce_knomial(plan *pl, int p, int rank, int root, int commutative, int k, int prepost,
+                        size_t n, pat_ref src, pat_ref acc, size_t tmp_off);
 
 /* The binomial tree, k = 2 (one slot of TMP at tmp_off): in step j the
  * ranks whose relative rank has bit j set send to the rank 2^j below. */
 static inline void pat_reduce_binomial(plan *pl, int p, int rank, int root, int commutative,
                                        size_t n, pat_ref src, pat_ref acc, size_t tmp_off)
 {
-    pat_reduce_knomial(pl, p, rank, root, commutative, 2, n, src, acc, tmp_off);
+    pat_reduce_knomial(pl, p, rank, root, commutative, 2, 0, n, src, acc, tmp_off);
 }
 
 /* Linear broadcast: the root sends the bytes to every rank at once. */

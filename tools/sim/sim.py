@@ -327,6 +327,18 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
     return res, wall
 
 
+def specs(s):
+    """The algorithms of an -a list: a parameter list goes with its algorithm
+    ("a:x=1,y=2,ring": "a:x=1,y=2" and "ring"), as mpicoll reads it."""
+    out = []
+    for t in s.split(","):
+        if out and "=" in t and ":" not in t:
+            out[-1] += "," + t
+        else:
+            out.append(t)
+    return out
+
+
 def model(runner, coll, p, sizes, algos):
     """{spec: {bytes: us}} and {bytes: auto's spec} from `mpicoll model` with
     the platform's parameters (params), for the algorithms of the list
@@ -334,7 +346,7 @@ def model(runner, coll, p, sizes, algos):
     prog = [os.path.join(runner.build, "mpicoll"), "model", coll, "--np", str(p), "--bytes",
             ",".join(str(n) for n in sizes), "--params", params(runner),
             "--ranks-per-node", str(runner.plat.ranks_per_host), "--csv"]
-    named = [a for a in algos.split(",") if a != "auto"]
+    named = [a for a in specs(algos) if a != "auto"]
     if algos != "all" and named:
         prog += ["-a", ",".join(named)]
     rc, out, _, _ = runner.smpirun(1, prog)
@@ -373,7 +385,7 @@ def study_np(args, runner, p, builtins, alpha, beta):
     coll, sizes = args.collective, args.sizes
     mtimes, auto = model(runner, coll, p, sizes, args.algorithms)
     algos = [a for a in mtimes if a != "auto"] + ["auto"] if args.algorithms == "all" \
-        else args.algorithms.split(",")
+        else specs(args.algorithms)
     budget = args.mem_gib * (1 << 30)
     groups = [(False, [n for n in sizes if p * mem_per_rank(coll, p, n) <= budget]),
               (True, [n for n in sizes if p * mem_per_rank(coll, p, n) > budget])]

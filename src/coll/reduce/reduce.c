@@ -8,6 +8,7 @@
 
 static const algo_param knomial_params[] = {
     { "k", 4, 2, 1 << 20, "radix: a rank receives up to k-1 partial results per round" },
+    { "prepost", 0, 0, 1, "1: a rank receives all its children's partial results in one round and reduces them when all are in (MVAPICH2's k-nomial reduce)" },
     { NULL, 0, 0, 0, NULL },
 };
 
