@@ -188,7 +188,8 @@ static void test_openmpi_tree(void)
         { "bcast", 64, 1 << 20, "scatter_allgather_rd" }, { "bcast", 1024, 1 << 18, "scatter_allgather_rd" },
         { "bcast", 65, 1 << 20, "scatter_allgather_ring" }, { "bcast", 100, 1 << 18, "scatter_allgather_ring" },
         { "bcast", 15, 8, "binomial" },
-        { "reduce", 31, 8191, "knomial:k=4" }, { "reduce", 64, 8, "knomial:k=8" },
+        { "reduce", 16, 8, "knomial:k=4,prepost=1" },
+        { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
         { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "rabenseifner" },
         { "reduce", 15, 8, "binomial" },
     };
@@ -240,7 +241,7 @@ static void test_rule_skips(void)
     static const struct { int np; size_t bytes; int request; const char *alg; } t[] = {
         { 3, 100, 0, "linear" },                         /* two_proc's fallback */
         { 5, 100, 0, "shm:segment=4194304" },
-        { 5, 100, 1, "radix_bruck:radix=4" },           /* a request: the next rule */
+        { 5, 100, 1, "radix_bruck:radix=4,multiport=0" }, /* a request: the next rule */
         { 6, 5000, 1, "native" },                        /* built in: shm passed over */
         { 6, 5000, 0, "shm:segment=4194304" },           /* built in: one node */
         { 2, 1 << 20, 0, "shm:segment=4194304" },        /* built in */

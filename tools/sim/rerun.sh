@@ -12,7 +12,8 @@
 # under the rules across nodes), pass6 (bcast and reduce at 16, 64 and 256
 # ranks, and auto under their rules across nodes; bcast's
 # scatter_allgather_rd), pass7 (the newest algorithms: k_bruck:k=8, swing
-# and bine), or all. Each NAME
+# and bine), pass8 (reduce's k-nomial tree with preposted
+# receives, alltoall's multi-port radix Bruck), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -173,6 +174,17 @@ runs() {
         echo "allreduce --np 1024 --platform $P -m 8,1K,64K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins none --timeout 600" ;;
     bcast-*-bine|reduce-*-bine) C=${1%%-*}; P=${1#*-}; P=${P%-bine}
         echo "$C --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=8 --builtins none --timeout 600" ;;
+    # pass 8: reduce's k-nomial tree with every child's receive posted at
+    # once (prepost=1, MVAPICH2's), against the per-round tree and SimGrid's
+    # fastest small-vector reduces
+    reduce-*-prepost) P=${1#reduce-}; P=${P%-prepost}
+        echo "reduce --np 16,64,256 --platform $P -m 8,1K -a knomial:k=4,knomial:k=8,knomial:k=2,prepost=1,knomial:k=4,prepost=1,knomial:k=8,prepost=1 --builtins mvapich2,impi --timeout 600" ;;
+    # pass 8: alltoall's radix-R Bruck with a digit place's R-1 messages in
+    # flight together (multiport=1) against the short-block algorithms of
+    # the rules (bruck_index, mesh2d: at 1024 ranks from pass 3 and 5)
+    alltoall-*-multiport) P=${1#alltoall-}; P=${P%-multiport}
+        echo "alltoall --np 16,64,256 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,radix_bruck:radix=16,multiport=1,bruck_index,mesh2d --builtins none --timeout 600"
+        echo "alltoall --np 1024 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,radix_bruck:radix=16,multiport=1,radix_bruck:radix=32,multiport=1 --builtins none --timeout 900" ;;
     *) return 1 ;;
     esac
 }
@@ -208,7 +220,9 @@ group() {
     pass7) for p in flat fattree; do
                echo allgather-$p-radix8 allreduce-$p-swing bcast-$p-bine reduce-$p-bine
            done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7; do group $c; done ;;
+    pass8) echo reduce-flat-prepost reduce-fattree-prepost alltoall-flat-multiport \
+                alltoall-fattree-multiport ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8; do group $c; done ;;
     *) return 1 ;;
     esac
 }

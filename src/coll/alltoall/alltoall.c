@@ -13,6 +13,7 @@ static const algo_param linear_sync_params[] = {
 
 static const algo_param radix_bruck_params[] = {
     { "radix", 4, 2, 1 << 20, "digits in base radix: radix-1 steps per digit place" },
+    { "multiport", 0, 0, 1, "1: a digit place's radix-1 messages in flight together, one step per place" },
     { NULL, 0, 0, 0, NULL },
 };
 

@@ -11,16 +11,23 @@
  *          between two work arrays each time it moves. A final inverse
  *          rotation puts position i at block (r - i) mod p of the receive
  *          buffer. R = 2 is bruck_datatype; R >= p sends one block per
- *          step, a direct exchange in p - 1 steps.
+ *          step, a direct exchange in p - 1 steps. multiport=1 sends a
+ *          digit place's R - 1 messages together, in one step: they carry
+ *          disjoint positions (digit d), each read from one work array and
+ *          received into the other, so none waits for another
+ *          (log_R p steps, as allgather's k_bruck).
  * Paper:   Bruck et al., IEEE TPDS 8(11), 1997 (the radix-r index
  *          algorithm); K. Fan, T. Gilray, V. Pascucci, X. Huang,
  *          K. Micinski, S. Kumar, "Optimizing the Bruck Algorithm for
  *          Non-uniform All-to-all Communication", HPDC 2022.
- * Steps:   at most (R - 1)·ceil(log_R p), between two local rotations.
+ * Steps:   at most (R - 1)·ceil(log_R p), between two local rotations;
+ *          ceil(log_R p) with multiport=1.
  * Cost:    (R - 1)·ceil(log_R p)α + ((R - 1)/R)·n·ceil(log_R p)β about
  *          (n = p·block; each step moves about p/R blocks), plus local
- *          copies of 2n bytes.
- * Limits:  none: any p. Parameter radix >= 2 (default 4).
+ *          copies of 2n bytes; multiport: ceil(log_R p)α and the same
+ *          bytes, R - 1 messages in flight.
+ * Limits:  none: any p. Parameters radix >= 2 (default 4), multiport 0
+ *          or 1 (default 0).
  * Memory:  2·p·block bytes of scratch (the two work arrays).
  * Example: mpicoll show alltoall radix_bruck:radix=3 --np 5 --compact
  *          (columns: ranks; rows: blocks of the receive buffer after each
@@ -49,6 +56,7 @@ void alltoall_radix_bruck(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
     const long long R = a->param[0];
+    const int multiport = a->param[1];
     const size_t B = a->block, half = (size_t)p * B;
     plan_need_tmp(pl, 2 * half);
     plan_copy(pl, BUF_SEND, (size_t)r * B, BUF_TMP, 0, (size_t)(p - r) * B);
@@ -68,8 +76,11 @@ void alltoall_radix_bruck(plan *pl, const plan_args *a)
                                              (size_t)i * B, B);
                 plan_seg_end(pl);
             }
-            plan_end_round(pl);
+            if (!multiport)
+                plan_end_round(pl);
         }
+        if (multiport)
+            plan_end_round(pl);
     }
     for (long long i = 0; i < p; i++)
         plan_copy(pl, BUF_TMP, odd_moves(i, (long long)p * R, R) * half + (size_t)i * B,
