@@ -124,8 +124,12 @@ runs() {
     # other results' auto rows, of older rules, were dropped)
     all*-np16-64-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}   # alltoall's file keeps 64K and 1M
         echo "$C --np 16,64 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 300" ;;
-    alltoall-*-np16-64-small-auto) P=${1#alltoall-}; P=${P%%-*}   # 8 B and 1 KiB under the mesh2d rule
-        echo "alltoall --np 16,64 --platform $P -m 8,1K -a auto --builtins none --timeout 900" ;;
+    # (alltoall's 8 B: pass 8's alltoall-*-tiny-auto; the .txt files keep
+    # pass 5's 8 B runs, under the rules of then)
+    alltoall-*-np16-64-small-auto) P=${1#alltoall-}; P=${P%%-*}   # 1 KiB under the mesh2d rule
+        echo "alltoall --np 16,64 --platform $P -m 1K -a auto --builtins none --timeout 900" ;;
+    alltoall-*-np256-1024-small-auto) P=${1#alltoall-}; P=${P%%-*}
+        echo "alltoall --np 256,1024 --platform $P -m 1K -a auto --builtins none --timeout 600" ;;
     all*-np256-1024-small-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 256,1024 --platform $P -m 8,1K -a auto --builtins none --timeout 600" ;;
     all*-np256-big-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
@@ -184,7 +188,10 @@ runs() {
     # the rules (bruck_index, mesh2d: at 1024 ranks from pass 3 and 5)
     alltoall-*-multiport) P=${1#alltoall-}; P=${P%-multiport}
         echo "alltoall --np 16,64,256 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,radix_bruck:radix=16,multiport=1,bruck_index,mesh2d --builtins none --timeout 600"
-        echo "alltoall --np 1024 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,radix_bruck:radix=16,multiport=1,radix_bruck:radix=32,multiport=1 --builtins none --timeout 900" ;;
+        echo "alltoall --np 1024 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 --builtins none --timeout 900" ;;
+    # pass 8: alltoall's auto at 8 B under the multiport radix-8 Bruck rule
+    alltoall-*-tiny-auto) P=${1#alltoall-}; P=${P%-tiny-auto}
+        echo "alltoall --np 16,64,256,1024 --platform $P -m 8 -a auto --builtins none --timeout 600" ;;
     *) return 1 ;;
     esac
 }
@@ -221,7 +228,10 @@ group() {
                echo allgather-$p-radix8 allreduce-$p-swing bcast-$p-bine reduce-$p-bine
            done ;;
     pass8) echo reduce-flat-prepost reduce-fattree-prepost alltoall-flat-multiport \
-                alltoall-fattree-multiport ;;
+                alltoall-fattree-multiport
+           for p in flat fattree; do
+               echo reduce-$p-np16-64-auto reduce-$p-np256-auto alltoall-$p-tiny-auto
+           done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8; do group $c; done ;;
     *) return 1 ;;
     esac
