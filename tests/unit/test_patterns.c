@@ -285,11 +285,12 @@ static int knomial2_cases(void)
 /* Swing: rho(s) = 1, -1, 3, -5, 11; the peer's peer is the rank; the
  * positions are a permutation of 0..p-1 in which, at every step s, the
  * peer lies in the aligned range of p/2^(s+1) positions next to the
- * rank's own (what swing_bandwidth's messages rely on). */
+ * rank's own (what swing_bandwidth's messages rely on); pat_swing_order is
+ * their inverse (bine allgather's final permutation relies on it). */
 static int swing_cases(void)
 {
     static const long long rho[] = { 1, -1, 3, -5, 11, -21 };
-    static int pos[1024];
+    static int pos[1024], order[1024];
     static char seen[1024];
     int failures = 0;
     for (int s = 0; s < 6; s++)
@@ -307,6 +308,14 @@ static int swing_cases(void)
                 failures++;
             }
         }
+        pat_swing_order(p, order);
+        for (int r = 0; r < p; r++)
+            if (order[pos[r]] != r) {
+                printf("FAIL swing p=%d: position %d holds rank %d in the order, not %d\n", p,
+                       pos[r], order[pos[r]], r);
+                failures++;
+                break;
+            }
         for (int r = 0; r < p && failures < 10; r++) {
             for (int s = 0; s < steps; s++) {
                 const int q = pat_swing_peer(r, s, p), w = p >> (s + 1);
@@ -318,7 +327,8 @@ static int swing_cases(void)
             }
         }
     }
-    printf("swing: %s\n", failures ? "FAILED" : "p = 1..1024 (powers of two) passed");
+    printf("swing: %s\n",
+           failures ? "FAILED" : "positions and order, p = 1..1024 (powers of two) passed");
     return failures;
 }
 
