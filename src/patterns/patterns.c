@@ -355,23 +355,32 @@ int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int bu
 }
 
 /* Depth-first over Swing's tree: the ranks `rep` reaches through steps
- * s..L-1, in order, *k counting the positions passed; r's position or -1. */
-static int swing_find(int rep, int s, int L, int p, int r, int *k)
+ * s..L-1, in order, *k counting the positions passed; r's position or -1
+ * (with order: each rank also written at its position). */
+static int swing_walk(int rep, int s, int L, int p, int r, int *order, int *k)
 {
     if (s == L) {
+        if (order)
+            order[*k] = rep;
         if (rep == r)
             return *k;
         ++*k;
         return -1;
     }
-    const int at = swing_find(rep, s + 1, L, p, r, k);
-    return at >= 0 ? at : swing_find(pat_swing_peer(rep, s, p), s + 1, L, p, r, k);
+    const int at = swing_walk(rep, s + 1, L, p, r, order, k);
+    return at >= 0 ? at : swing_walk(pat_swing_peer(rep, s, p), s + 1, L, p, r, order, k);
 }
 
 int pat_swing_position(int p, int r)
 {
     int k = 0;
-    return swing_find(0, 0, pat_ceil_log2(p), p, r, &k);
+    return swing_walk(0, 0, pat_ceil_log2(p), p, r, NULL, &k);
+}
+
+void pat_swing_order(int p, int *order)
+{
+    int k = 0;
+    swing_walk(0, 0, pat_ceil_log2(p), p, -1, order, &k);
 }
 
 int pat_bine_recv_step(int v, int P)

@@ -268,6 +268,10 @@ static inline int pat_swing_peer(int r, int s, int p)
  * 2^(L-s-1) positions next to r's own. O(p) time, no allocation. */
 int pat_swing_position(int p, int r);
 
+/* The same positions for all ranks at once: order[i] is the rank at
+ * position i (the inverse of pat_swing_position), p ints. O(p) time. */
+void pat_swing_order(int p, int *order);
+
 /* ---- Bine trees (De Sensi et al., SC 2025) ---------------------------- */
 
 /* The log2 P negabinary (base -2) digits of v mod P, P a power of two: the
