@@ -1,10 +1,12 @@
 /*
  * Rank math of src/patterns, alone: the radix-k fold (pat_fold_k) against
  * its inverse pat_fold_real_k, and recursive_multiplying with k = 2
- * against recursive_doubling, plan for plan (plan_equal); the k-nomial
+ * against recursive_doubling (allreduce) and recursive_halving
+ * (reduce_scatter_block), plan for plan (plan_equal); the k-nomial
  * trees' shape, the binomial trees (their k = 2) against the code they
  * replaced, and bcast and reduce knomial:k=2 against binomial; Swing's
- * peers and block positions (pat_swing_peer, pat_swing_position); Bine's
+ * peers and block positions (pat_swing_peer, pat_swing_position,
+ * pat_swing_order); Bine's
  * negabinary names and tree steps (pat_bine_nb, pat_bine_recv_step); the
  * bcast scatter + allgather algorithms (pat_scatter_binomial,
  * pat_rd_allgather) on messages long enough for every block to be there.
@@ -16,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allreduce_desc, bcast_desc, reduce_desc;
+extern const coll_desc allreduce_desc, bcast_desc, reduce_desc, reduce_scatter_block_desc;
 
 /* Every rank that goes on after the fold is the real rank of its new rank;
  * the new ranks are 0 .. pofk-1, in rank order. */
@@ -51,19 +53,27 @@ static int fold_cases(void)
     return failures;
 }
 
-/* recursive_multiplying:k=2 is recursive_doubling, message for message
- * (from p = 2: alone, recursive_doubling declares a scratch it never
- * uses). */
-static int radix2_cases(void)
+/* An algorithm with k = 2 is the radix-2 one, message for message (from
+ * p = 2: alone, recursive_doubling declares a scratch it never uses):
+ * allreduce recursive_multiplying:k=2 is recursive_doubling, and
+ * reduce_scatter_block's is recursive_halving, but for the scratch
+ * declared (recursive_halving's is always 2n; any_tmp: not compared).
+ * every_p: p = 2..1025, else p = 2..64 and p = 2^j - 1, 2^j, 2^j + 1 (the
+ * fold's extremes: no rank folded, one pair, all but one), which keeps the
+ * test short under CI's sanitizers. */
+static int radix2_same(const coll_desc *d, const char *radix2, const char *radixk, int any_tmp,
+                       int every_p)
 {
-    const coll_algo *rd = coll_algo_find(&allreduce_desc, "recursive_doubling");
-    const coll_algo *rm = coll_algo_find(&allreduce_desc, "recursive_multiplying");
+    const coll_algo *rd = coll_algo_find(d, radix2);
+    const coll_algo *rm = coll_algo_find(d, radixk);
     int failures = 0;
     if (!rd || !rm) {
-        printf("FAIL radix 2: recursive_doubling or recursive_multiplying not found\n");
+        printf("FAIL radix 2: %s or %s not found\n", radix2, radixk);
         return 1;
     }
     for (int p = 2; p <= 1025 && failures < 10; p++) {
+        if (!every_p && p > 64 && !pat_is_pow2(p - 1) && !pat_is_pow2(p) && !pat_is_pow2(p + 1))
+            continue;
         for (int r = 0; r < p; r++) {
             plan_args a = { .p = p, .rank = r, .block = 24, .esize = 8, .param = { 2 } };
             plan x, y;
@@ -73,17 +83,28 @@ static int radix2_cases(void)
                 plan_free(&x);
                 return 1;
             }
+            if (any_tmp)
+                y.tmp_bytes = x.tmp_bytes;
             if (!plan_equal(&x, &y)) {
-                printf("FAIL radix 2: p=%d rank %d: recursive_multiplying:k=2 differs from "
-                       "recursive_doubling\n", p, r);
+                printf("FAIL radix 2: %s p=%d rank %d: %s:k=2 differs from %s\n", d->name, p,
+                       r, radixk, radix2);
                 failures++;
             }
             plan_free(&x);
             plan_free(&y);
         }
     }
-    printf("radix 2: %s\n", failures ? "FAILED" : "p = 2..1025 passed");
+    printf("radix 2: %s %s:k=2 = %s: %s\n", d->name, radixk, radix2,
+           failures ? "FAILED" : every_p ? "p = 2..1025 passed"
+                                         : "p = 2..64 and 2^j - 1..2^j + 1 up to 1025 passed");
     return failures;
+}
+
+static int radix2_cases(void)
+{
+    return radix2_same(&allreduce_desc, "recursive_doubling", "recursive_multiplying", 0, 1)
+           + radix2_same(&reduce_scatter_block_desc, "recursive_halving",
+                         "recursive_multiplying", 1, 0);
 }
 
 /* The binomial trees as they were written before the radix k
@@ -286,7 +307,8 @@ static int knomial2_cases(void)
  * positions are a permutation of 0..p-1 in which, at every step s, the
  * peer lies in the aligned range of p/2^(s+1) positions next to the
  * rank's own (what swing_bandwidth's messages rely on); pat_swing_order is
- * their inverse (bine allgather's final permutation relies on it). */
+ * their inverse (bine allgather's final permutation and reduce_scatter_block
+ * bine's block order rely on it). */
 static int swing_cases(void)
 {
     static const long long rho[] = { 1, -1, 3, -5, 11, -21 };
@@ -308,13 +330,13 @@ static int swing_cases(void)
                 failures++;
             }
         }
+        memset(order, -1, sizeof order);
         pat_swing_order(p, order);
-        for (int r = 0; r < p; r++)
-            if (order[pos[r]] != r) {
-                printf("FAIL swing p=%d: position %d holds rank %d in the order, not %d\n", p,
-                       pos[r], order[pos[r]], r);
+        for (int i = 0; i < p && failures < 10; i++)
+            if (order[i] < 0 || order[i] >= p || pos[order[i]] != i) {
+                printf("FAIL swing p=%d: pat_swing_order puts rank %d at position %d\n", p,
+                       order[i], i);
                 failures++;
-                break;
             }
         for (int r = 0; r < p && failures < 10; r++) {
             for (int s = 0; s < steps; s++) {

@@ -6,6 +6,11 @@
 #include "../../core/runtime.h"
 #include "../../../include/mpicoll.h"
 
+static const algo_param recursive_multiplying_params[] = {
+    { "k", 4, 2, 1 << 20, "radix: each step sends parts of the vector to k-1 peers" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 /* native has no builder: the MPI library runs it (R_NATIVE) */
 #define reduce_scatter_block_native NULL
 
