@@ -15,10 +15,24 @@
 
 /* The values tried of a radix parameter (k, radix), besides its default. */
 static const int radixes[] = { 2, 4, 8 };
+#define TRIED_MAX (1 + (int)(sizeof radixes / sizeof radixes[0]))
 
-static int is_radix(const algo_param *ap)
+/* The values of parameter ap that the model tries, into v (at most
+ * TRIED_MAX; the default first): a radix (k, radix) also at radixes[]
+ * within its range, a switch (range 0..1, e.g. prepost, multiport) at
+ * both, any other at its default only. Returns how many. */
+static int tried(const algo_param *ap, int *v)
 {
-    return strcmp(ap->name, "k") == 0 || strcmp(ap->name, "radix") == 0;
+    int n = 0;
+    v[n++] = ap->def;
+    if (strcmp(ap->name, "k") == 0 || strcmp(ap->name, "radix") == 0) {
+        for (size_t i = 0; i < sizeof radixes / sizeof radixes[0]; i++)
+            if (radixes[i] != ap->def && radixes[i] >= ap->min && radixes[i] <= ap->max)
+                v[n++] = radixes[i];
+    } else if (ap->min == 0 && ap->max == 1) {
+        v[n++] = !ap->def;
+    }
+    return n;
 }
 
 /* The candidate's time, or < 0 if it holds more than `budget` messages in
@@ -142,28 +156,27 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
         goto out;
     for (int r = 0; r < p; r++)
         node_of[r] = (int)((long)r * (ci->nnodes > 0 ? ci->nnodes : 1) / p);
-    /* the candidates: each algorithm at its defaults, then its radix
-     * parameters at each value of radixes[] */
+    /* the candidates: each algorithm at every combination of the values
+     * tried of its parameters (tried()) */
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
         if (!a->build || (a->restrictions & (R_SHM | R_ONE_NODE)) || !applies(a, ci))
             continue;
-        int np = coll_algo_nparams(a);
-        cost_pick x = { .algo = a };
+        int np = coll_algo_nparams(a), nv[PLAN_MAX_PARAMS], v[PLAN_MAX_PARAMS][TRIED_MAX];
+        int at[PLAN_MAX_PARAMS] = { 0 };
         for (int k = 0; k < np; k++)
-            x.params[k] = a->params[k].def;
-        if (add(&cands, &ncands, &cap, &x))
-            goto out;
-        for (int k = 0; k < np; k++) {
-            if (!is_radix(&a->params[k]))
-                continue;
-            for (size_t v = 0; v < sizeof radixes / sizeof radixes[0]; v++) {
-                cost_pick y = x;
-                y.params[k] = radixes[v];
-                if (y.params[k] != a->params[k].def && y.params[k] >= a->params[k].min &&
-                    y.params[k] <= a->params[k].max && add(&cands, &ncands, &cap, &y))
-                    goto out;
-            }
+            nv[k] = tried(&a->params[k], v[k]);
+        for (;;) {
+            cost_pick x = { .algo = a };
+            for (int k = 0; k < np; k++)
+                x.params[k] = v[k][at[k]];
+            if (add(&cands, &ncands, &cap, &x))
+                goto out;
+            int k = 0;  /* the next combination: an odometer over at[] */
+            while (k < np && ++at[k] == nv[k])
+                at[k++] = 0;
+            if (k == np)
+                break;
         }
     }
     /* replayed in the order of their lower bounds (seconds holds the
