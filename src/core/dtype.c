@@ -148,38 +148,54 @@ static int query(MPI_Datatype t, dt_view *v)
 
 /* The predefined types seen so far: entries below `named_n` are complete
  * and never change (written under the lock, then published). */
-#define NAMED_MAX 64
-static struct { MPI_Datatype t; dt_view v; } named[NAMED_MAX];
+static struct { MPI_Datatype t; dt_view v; } named[DT_NAMED_MAX];
 static atomic_int named_n;
 static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int cached(MPI_Datatype t, int n, dt_view *v)
+static int slot_of(MPI_Datatype t, int n)
 {
     for (int i = 0; i < n; i++)
-        if (named[i].t == t) {
-            *v = named[i].v;
-            return 1;
-        }
-    return 0;
+        if (named[i].t == t)
+            return i;
+    return -1;
+}
+
+/* The cache slot of t (or -1), after caching it if it is predefined. */
+static int view_slot(MPI_Datatype t, dt_view *v)
+{
+    int i = slot_of(t, atomic_load_explicit(&named_n, memory_order_acquire));
+    if (i >= 0) {
+        *v = named[i].v;
+        return i;
+    }
+    int rc = query(t, v);
+    if (rc != MPI_SUCCESS)
+        return -2;
+    if (!v->named)
+        return -1;
+    pthread_mutex_lock(&named_lock);
+    int n = atomic_load_explicit(&named_n, memory_order_relaxed);
+    i = slot_of(t, n);
+    if (i < 0 && n < DT_NAMED_MAX) {
+        named[n].t = t;
+        named[n].v = *v;
+        atomic_store_explicit(&named_n, n + 1, memory_order_release);
+        i = n;
+    }
+    pthread_mutex_unlock(&named_lock);
+    return i;
 }
 
 int dt_view_get(MPI_Datatype t, dt_view *v)
 {
-    if (cached(t, atomic_load_explicit(&named_n, memory_order_acquire), v))
-        return MPI_SUCCESS;
-    int rc = query(t, v);
-    if (rc != MPI_SUCCESS || !v->named)
-        return rc;
-    pthread_mutex_lock(&named_lock);
-    int n = atomic_load_explicit(&named_n, memory_order_relaxed);
-    dt_view seen;
-    if (n < NAMED_MAX && !cached(t, n, &seen)) {
-        named[n].t = t;
-        named[n].v = *v;
-        atomic_store_explicit(&named_n, n + 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&named_lock);
-    return MPI_SUCCESS;
+    return view_slot(t, v) == -2 ? MPI_ERR_TYPE : MPI_SUCCESS;
+}
+
+int dt_named_slot(MPI_Datatype t)
+{
+    dt_view v;
+    const int i = view_slot(t, &v);
+    return i < 0 ? -1 : i;
 }
 
 int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen)

@@ -9,6 +9,8 @@
  */
 #include "runtime.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 int mpicoll_raise(MPI_Comm comm, int code)
@@ -103,15 +105,23 @@ int check_disjoint(const void *a, size_t na, MPI_Datatype ta, const void *b, siz
     return MPI_SUCCESS;
 }
 
+/* The predefined operations, in the order of the verdict cache below. */
+#define NOPS 14
+
+static int op_index(MPI_Op op)
+{
+    static const MPI_Op ops[NOPS] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND,
+                                      MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC,
+                                      MPI_MINLOC, MPI_REPLACE, MPI_NO_OP };
+    for (int i = 0; i < NOPS; i++)
+        if (op == ops[i])
+            return i;
+    return -1;
+}
+
 int op_is_predefined(MPI_Op op)
 {
-    static const MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND,
-                                  MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC,
-                                  MPI_MINLOC, MPI_REPLACE, MPI_NO_OP };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (op == ops[i])
-            return 1;
-    return 0;
+    return op_index(op) >= 0;
 }
 
 static MPI_Datatype base_type(MPI_Datatype t, int depth)
@@ -148,138 +158,115 @@ MPI_Datatype dt_base_type(MPI_Datatype t)
     return base_type(t, 0);
 }
 
-/* The groups of predefined types each predefined operation is defined
- * on: MPI-3.1, 5.9.2, widened to what the MPI libraries compute, since
- * mpicoll must never refuse a call the library beneath it completes. Open
- * MPI and MPICH both take MPI_CHAR as a C integer and the logical
- * operations on MPI_AINT, MPI_OFFSET and MPI_COUNT; Open MPI also takes
- * MPI_BYTE for every integer operation, MPICH the logical operations on
- * Fortran integers (G_LIB_EXTRA below). tests/datatypes/test_ops.c holds
- * the table against the library's own results. */
-enum {
-    G_CINT = 1 << 0,        /* C integer */
-    G_FINT = 1 << 1,        /* Fortran integer */
-    G_FLOAT = 1 << 2,       /* floating point */
-    G_LOGICAL = 1 << 3,
-    G_COMPLEX = 1 << 4,
-    G_BYTE = 1 << 5,
-    G_MULTI = 1 << 6,       /* multi-language: MPI_AINT, MPI_OFFSET, MPI_COUNT */
-    G_PAIR = 1 << 7,        /* MINLOC, MAXLOC pairs */
-};
+/* Which predefined operation on which predefined type: the MPI library's
+ * word, not a table of mpicoll's. MPI-3.1 (5.9.2) defines each operation
+ * on groups of types, but the libraries compute more (Open MPI and MPICH:
+ * the logical operations on MPI_AINT, MPI_OFFSET, MPI_COUNT; Open MPI
+ * every integer operation on MPI_BYTE and the logical ones on
+ * MPI_INTEGER1/2/8; MPICH the logical ones on Fortran integers and on
+ * floating point), and mpicoll never refuses a call the
+ * library beneath it completes. mpicoll's reductions are the library's
+ * (MPI_Reduce_local, src/core/exec.c), so it computes whatever the library
+ * does. Each (operation, type) pair is asked once, on the first call that
+ * uses it, and the answer cached per predefined type (dt_named_slot):
+ *
+ *   OURS     the library reduces it: mpicoll's algorithms take the call;
+ *   REFUSED  the library refuses it: MPI_ERR_OP, on every rank before any
+ *            message moves (the library's class, tests/datatypes/test_ops.c);
+ *   LIBRARY  mpicoll will not compute it: the call goes to the library's
+ *            own collective (native), and MPICOLL_VERBOSE says so.
+ *
+ * The question is a one-element MPI_Reduce on mpicoll's private
+ * MPI_COMM_SELF, whose errors return: the library checks the pair as its
+ * collectives do, and no error handler of the program's runs (an
+ * MPI_Reduce_local that fails calls MPI_COMM_WORLD's). On one rank nothing
+ * is reduced, so a pair whose reduction would crash is asked safely too.
+ * LIBRARY pairs (lib_only): MPI_REPLACE and MPI_NO_OP, where a library
+ * takes them in a collective (Open MPI 4.1 and MPICH 4.0 do not), whose
+ * result would depend on the order of reduction; and MPICH's logical
+ * operations on floating point. There the call does what it does without
+ * mpicoll. */
+enum { V_UNKNOWN, V_OURS, V_REFUSED, V_LIBRARY };
 
-static unsigned type_group(MPI_Datatype t)
+/* MPICH (4.0.2) takes MPI_LAND, MPI_LOR and MPI_LXOR on floating point,
+ * but its reductions of them are not ones mpicoll could match: MPI_LAND
+ * and MPI_LOR on C types assert (opland.c, oplor.c), in MPI_Reduce_local
+ * and in MPICH's own collectives alike, and on Fortran reals all three
+ * leave the buffer as it was (MPI_REAL16: other bytes), so the result is
+ * whichever rank's data the algorithm kept. Those calls get MPICH's own. */
+static int lib_only(MPI_Op op, MPI_Datatype t)
 {
-    static const struct {
-        MPI_Datatype type;
-        unsigned group;
-    } table[] = {
-        { MPI_INT, G_CINT }, { MPI_LONG, G_CINT }, { MPI_SHORT, G_CINT },
-        { MPI_UNSIGNED_SHORT, G_CINT }, { MPI_UNSIGNED, G_CINT },
-        { MPI_UNSIGNED_LONG, G_CINT }, { MPI_LONG_LONG_INT, G_CINT },
-        { MPI_UNSIGNED_LONG_LONG, G_CINT }, { MPI_SIGNED_CHAR, G_CINT },
-        { MPI_UNSIGNED_CHAR, G_CINT }, { MPI_INT8_T, G_CINT }, { MPI_INT16_T, G_CINT },
-        { MPI_INT32_T, G_CINT }, { MPI_INT64_T, G_CINT }, { MPI_UINT8_T, G_CINT },
-        { MPI_UINT16_T, G_CINT }, { MPI_UINT32_T, G_CINT }, { MPI_UINT64_T, G_CINT },
-        { MPI_CHAR, G_CINT },
-        { MPI_INTEGER, G_FINT },
-#ifdef MPI_INTEGER1
-        { MPI_INTEGER1, G_FINT },
-#endif
-#ifdef MPI_INTEGER2
-        { MPI_INTEGER2, G_FINT },
-#endif
-#ifdef MPI_INTEGER4
-        { MPI_INTEGER4, G_FINT },
-#endif
-#ifdef MPI_INTEGER8
-        { MPI_INTEGER8, G_FINT },
-#endif
-#ifdef MPI_INTEGER16
-        { MPI_INTEGER16, G_FINT },
-#endif
-        { MPI_FLOAT, G_FLOAT }, { MPI_DOUBLE, G_FLOAT }, { MPI_REAL, G_FLOAT },
-        { MPI_DOUBLE_PRECISION, G_FLOAT }, { MPI_LONG_DOUBLE, G_FLOAT },
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return 1;
+#ifdef MPICH
+    static const MPI_Datatype reals[] = {
+        MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION,
 #ifdef MPI_REAL2
-        { MPI_REAL2, G_FLOAT },
+        MPI_REAL2,
 #endif
-#ifdef MPI_REAL4
-        { MPI_REAL4, G_FLOAT },
-#endif
-#ifdef MPI_REAL8
-        { MPI_REAL8, G_FLOAT },
-#endif
-#ifdef MPI_REAL16
-        { MPI_REAL16, G_FLOAT },
-#endif
-        { MPI_LOGICAL, G_LOGICAL }, { MPI_C_BOOL, G_LOGICAL },
-#ifdef MPI_CXX_BOOL
-        { MPI_CXX_BOOL, G_LOGICAL },
-#endif
-        { MPI_COMPLEX, G_COMPLEX }, { MPI_C_COMPLEX, G_COMPLEX },
-        { MPI_C_FLOAT_COMPLEX, G_COMPLEX }, { MPI_C_DOUBLE_COMPLEX, G_COMPLEX },
-        { MPI_C_LONG_DOUBLE_COMPLEX, G_COMPLEX }, { MPI_DOUBLE_COMPLEX, G_COMPLEX },
-#ifdef MPI_COMPLEX8
-        { MPI_COMPLEX8, G_COMPLEX },
-#endif
-#ifdef MPI_COMPLEX16
-        { MPI_COMPLEX16, G_COMPLEX },
-#endif
-#ifdef MPI_COMPLEX32
-        { MPI_COMPLEX32, G_COMPLEX },
-#endif
-#ifdef MPI_CXX_FLOAT_COMPLEX
-        { MPI_CXX_FLOAT_COMPLEX, G_COMPLEX }, { MPI_CXX_DOUBLE_COMPLEX, G_COMPLEX },
-        { MPI_CXX_LONG_DOUBLE_COMPLEX, G_COMPLEX },
-#endif
-        { MPI_BYTE, G_BYTE },
-        { MPI_AINT, G_MULTI }, { MPI_OFFSET, G_MULTI }, { MPI_COUNT, G_MULTI },
-        { MPI_FLOAT_INT, G_PAIR }, { MPI_DOUBLE_INT, G_PAIR }, { MPI_LONG_INT, G_PAIR },
-        { MPI_2INT, G_PAIR }, { MPI_SHORT_INT, G_PAIR }, { MPI_LONG_DOUBLE_INT, G_PAIR },
-        { MPI_2REAL, G_PAIR }, { MPI_2DOUBLE_PRECISION, G_PAIR }, { MPI_2INTEGER, G_PAIR },
+        MPI_REAL4, MPI_REAL8, MPI_REAL16,
     };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (t != MPI_DATATYPE_NULL && t == table[i].type)
-            return table[i].group;
-    return 0;   /* MPI_WCHAR, MPI_PACKED...: no predefined operation */
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
+            if (t == reals[i] && t != MPI_DATATYPE_NULL)
+                return 1;
+#else
+    (void)t;
+#endif
+    return 0;
 }
 
-/* What one library computes beyond the others. */
-#if defined(OPEN_MPI)
-#define G_ARITH_EXTRA G_BYTE        /* MAX, MIN, SUM, PROD, logical on MPI_BYTE */
-#define G_LOGIC_EXTRA G_BYTE
-#elif defined(MPICH)
-#define G_ARITH_EXTRA 0
-#define G_LOGIC_EXTRA G_FINT        /* LAND, LOR, LXOR on Fortran integers */
-#else
-#define G_ARITH_EXTRA 0
-#define G_LOGIC_EXTRA 0
-#endif
-
-static unsigned op_groups(MPI_Op op)
+static int ask_library(MPI_Op op, MPI_Datatype t)
 {
-    if (op == MPI_MAX || op == MPI_MIN)
-        return G_CINT | G_FINT | G_FLOAT | G_MULTI | G_ARITH_EXTRA;
-    if (op == MPI_SUM || op == MPI_PROD)
-        return G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI | G_ARITH_EXTRA;
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return G_CINT | G_LOGICAL | G_MULTI | G_LOGIC_EXTRA;
-    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
-        return G_CINT | G_FINT | G_BYTE | G_MULTI;
-    if (op == MPI_MAXLOC || op == MPI_MINLOC)
-        return G_PAIR;
-    return 0;   /* MPI_REPLACE and MPI_NO_OP are for one-sided accumulates only */
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    _Alignas(64) unsigned char in[256] = { 0 }, out[256] = { 0 };
+    dt_view v;
+    MPI_Comm self;
+    if (dt_view_get(t, &v) != MPI_SUCCESS || comm_self(&self) != MPI_SUCCESS)
+        return V_LIBRARY;
+    if (v.true_lb < 0 || (size_t)(v.true_lb + v.true_extent) > sizeof in)
+        return V_LIBRARY;   /* no predefined type is that large: let the library judge */
+    /* one collective at a time on the private communicator */
+    pthread_mutex_lock(&lock);
+    int rc = PMPI_Reduce(in, out, 1, t, op, 0, self);
+    pthread_mutex_unlock(&lock);
+    if (rc != MPI_SUCCESS)
+        return V_REFUSED;
+    return lib_only(op, t) ? V_LIBRARY : V_OURS;
+}
+
+/* The verdict on a predefined operation and a predefined type. */
+static int verdict(int o, MPI_Op op, MPI_Datatype t)
+{
+    static _Atomic unsigned char cache[DT_NAMED_MAX][NOPS];
+    const int s = dt_named_slot(t);
+    if (s < 0)
+        return ask_library(op, t);   /* the cache is full: ask each time */
+    int v = atomic_load_explicit(&cache[s][o], memory_order_relaxed);
+    if (v == V_UNKNOWN) {
+        v = ask_library(op, t);      /* the same answer on every thread */
+        atomic_store_explicit(&cache[s][o], (unsigned char)v, memory_order_relaxed);
+    }
+    return v;
 }
 
 int check_op(MPI_Op op, MPI_Datatype t)
 {
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
-    if (!op_is_predefined(op))
+    const int o = op_index(op);
+    if (o < 0)
         return MPI_SUCCESS;     /* user operations are the user's to match */
     MPI_Datatype base = dt_base_type(t);
     if (base == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;    /* a type mixing predefined types */
-    return op_groups(op) & type_group(base) ? MPI_SUCCESS : MPI_ERR_OP;
+    return verdict(o, op, base) == V_REFUSED ? MPI_ERR_OP : MPI_SUCCESS;
+}
+
+int op_for_library(MPI_Op op, MPI_Datatype base)
+{
+    const int o = op_index(op);
+    return o >= 0 && verdict(o, op, base) == V_LIBRARY;
 }
 
 int check_signatures(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)

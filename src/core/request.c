@@ -486,6 +486,11 @@ int request_run_once(req_t **req)
 const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_mode *m,
                                call_mode *nb)
 {
+    /* the program's handle holds anything until the call sets it, and a
+     * call that fails its checks must leave it null (call_abandon reads
+     * it) */
+    if (m->req)
+        *m->req = NULL;
     int how = m->req ? 0 : select_nb(c);
     (void)spec;
     nb->persistent = how == 2;

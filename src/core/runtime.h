@@ -219,9 +219,10 @@ int request_run_once(req_t **req);
  * communicator's shared-memory pool (before the pool is freed). */
 void request_drain_shm(struct shm_state *shm);
 
-/* The mode a call runs in: as given, or, for a blocking call of a
- * collective set to MPICOLL_<COLL>=nb, as a request in *nb (which the
- * caller completes with request_complete). */
+/* The mode a call runs in: as given (a request's handle set to null until
+ * the call makes the request), or, for a blocking call of a collective set
+ * to MPICOLL_<COLL>=nb, as a request in *nb (which the caller completes
+ * with request_complete). */
 const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_mode *m,
                                call_mode *nb);
 
@@ -278,6 +279,11 @@ typedef struct dt_view {
  * after its first call (its handle is never freed, so never reused);
  * a derived type's are asked of MPI each time. */
 int dt_view_get(MPI_Datatype t, dt_view *v);
+/* A predefined type's slot in that cache, 0 <= slot < DT_NAMED_MAX, the
+ * same for the whole run; -1 for a derived type, an invalid one, or when
+ * the cache is full. */
+#define DT_NAMED_MAX 64
+int dt_named_slot(MPI_Datatype t);
 int dt_pack(const void *buf, int count, MPI_Datatype t, void *out, size_t outlen);
 int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t);
 /* Copies count elements of t from src to dst, touching only t's data. */
@@ -310,8 +316,9 @@ typedef struct vec_call {
 
 int veccoll_call(const vec_call *v, const call_mode *mode);
 
-/* 1 if veccoll_call handles this datatype with this operation (MPI_OP_NULL
- * and reduction 0 for bcast); else it fails with MPI_ERR_TYPE. */
+/* 1 if mpicoll's own algorithms take this datatype with this operation
+ * (MPI_OP_NULL and reduction 0 for bcast); else veccoll_call fails with
+ * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
 
 /* ---- the MPI library's own collectives (native) ------------------------- */
@@ -383,10 +390,15 @@ int check_buffer(const void *buf, size_t n, MPI_Datatype t);
 /* BUFFER when the send and receive data overlap (without MPI_IN_PLACE). */
 int check_disjoint(const void *a, size_t na, MPI_Datatype ta, const void *b, size_t nb,
                    MPI_Datatype tb);
-/* OP: MPI_OP_NULL, or a predefined operation undefined for t's predefined
- * base type (MPI-3.1, 5.9.2); TYPE: a predefined operation on a type
- * mixing predefined types. */
+/* OP: MPI_OP_NULL, or a predefined operation that the MPI library refuses
+ * on t's predefined base type (asked once per pair: src/core/errors.c);
+ * TYPE: a predefined operation on a type mixing predefined types. */
 int check_op(MPI_Op op, MPI_Datatype t);
+/* 1 when the library takes a predefined operation on the predefined type
+ * `base` (dt_base_type) but mpicoll leaves the call to the library's own
+ * collective (MPI_REPLACE, MPI_NO_OP; MPICH's logical operations on
+ * floating point); 0 for a user operation. */
+int op_for_library(MPI_Op op, MPI_Datatype base);
 /* Send and receive sides of a block collective: TRUNCATE when their bytes
  * differ, TYPE when their elements differ in size. */
 int check_signatures(int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype);

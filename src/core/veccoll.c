@@ -19,6 +19,7 @@
 #include "runtime.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 /* MPI's argument checks, all local: the communicator, count and type,
@@ -130,17 +131,6 @@ static copy_step from_view(const layout *l, char *view, void *user, size_t n, MP
     return (copy_step){ COPY_TYPED, view - l->lb, user, 0, n * l->per, n, l->etype, t };
 }
 
-/* Whether a predefined operation is defined on the element type, asked
- * on every rank before any message moves: MPI_Reduce_local would only
- * fail on the ranks that reduce, and the others would wait forever. */
-static int probe_op(const layout *l, MPI_Op op)
-{
-    _Alignas(16) unsigned char a[256] = { 0 }, b[256] = { 0 };
-    if (!op_is_predefined(op) || l->esize + (size_t)l->lb > sizeof a)
-        return MPI_SUCCESS;     /* user operations are the user's to match */
-    return PMPI_Reduce_local(a, b, 1, l->etype, op) == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
-}
-
 static int run(const vec_call *v, int p, int me, const call_mode *mode)
 {
     const coll_desc *c = v->coll;
@@ -149,8 +139,6 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
     int rc = comm_state_get(v->comm, &st);
     if (rc == MPI_SUCCESS)
         rc = get_layout(v->type, v->op, c->reduction, &L);
-    if (rc == MPI_SUCCESS && c->reduction && L.size > 0)
-        rc = probe_op(&L, v->op);
     if (rc != MPI_SUCCESS)
         return rc;
     if (v->count == 0 || L.size == 0)
@@ -174,7 +162,13 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
     coll_call call = { .coll = c, .st = st, .reduces = c->reduction };
     plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
                      .commutative = commutative, .inplace = alias != NO_ALIAS };
-    rc = comm_state_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
+    /* an operation mpicoll leaves to the library (check_op's verdict) */
+    const int lib = c->reduction && op_for_library(v->op, L.etype);
+    if (lib && me == 0 && select_verbose())
+        fprintf(stderr, "mpicoll: %s native MPI collective (this operation on this datatype "
+                "is left to the MPI library)\n", c->name);
+    rc = lib ? MPI_SUCCESS
+             : comm_state_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
@@ -218,7 +212,8 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction)
 {
     layout l;
-    return t != MPI_DATATYPE_NULL && get_layout(t, op, reduction, &l) == MPI_SUCCESS;
+    return t != MPI_DATATYPE_NULL && get_layout(t, op, reduction, &l) == MPI_SUCCESS &&
+           !(reduction && op_for_library(op, l.etype));
 }
 
 int veccoll_call(const vec_call *v, const call_mode *mode)

@@ -9,7 +9,9 @@
  * recurse into each other. What mpicoll does not handle goes to the MPI
  * library's own collective (PMPI_, through native_run: src/core/native.c,
  * the path of the algorithm native too), and MPICOLL_VERBOSE says so:
- * intercommunicators, and datatypes the vector collectives refuse.
+ * intercommunicators, datatypes the vector collectives refuse, and the
+ * predefined operations on types that mpicoll leaves to the library
+ * (op_for_library: src/core/errors.c).
  * MPICOLL_DISABLE=1 sends every call to the MPI library's own.
  *
  * The ranks must agree on it: the first call that mpicoll would take on a
@@ -62,7 +64,7 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
     PMPI_Comm_rank(comm, &rank);
     if (select_verbose() && rank == 0 && !disabled)
         fprintf(stderr, "mpicoll: %s native MPI collective (%s)\n", coll,
-                inter ? "intercommunicator" : "datatype not supported by mpicoll");
+                inter ? "intercommunicator" : "datatype or operation left to the MPI library");
     return NATIVE;
 }
 
