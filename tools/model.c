@@ -249,12 +249,14 @@ static int model_point(const model_opts *o, int p, size_t bytes, const int *node
             continue;   /* as `mpicoll bench`: not measured under another's name */
         spec_format(a, params, spec, sizeof spec);
         if (coll_algo_native(a)) {
-            print_native(o, p, bytes, spec);
+            print_native(o, p, bytes, all ? spec : name);
             continue;
         }
         if (model_cost(o, a, params, p, bytes, node_of, &k))
             return -1;
-        print_row(o, p, bytes, spec, spec, &k);
+        /* the algorithm as asked (its parameters at their defaults not
+         * spelled out), and the spec that runs */
+        print_row(o, p, bytes, all ? spec : name, spec, &k);
     }
     choice ch;
     if (select_choose(o->c, NULL, 0, &ci, &ch, err, sizeof err) != 0) {

@@ -189,6 +189,11 @@ runs() {
     alltoall-*-multiport) P=${1#alltoall-}; P=${P%-multiport}
         echo "alltoall --np 16,64,256 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,radix_bruck:radix=16,multiport=1,bruck_index,mesh2d --builtins none --timeout 600"
         echo "alltoall --np 1024 --platform $P -m 8,1K -a radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 --builtins none --timeout 900" ;;
+    # pass 8: linear_sync:max_requests=8 (the fastest at 64 KiB and 1 MiB on
+    # 256 ranks of flat) on the fat tree, with SimGrid's mvapich2 (the same
+    # scheme)
+    alltoall-fattree-np256-lsync)
+        echo "alltoall --np 256 --platform fattree -m 64K,1M -a linear_sync:max_requests=8 --builtins mvapich2 --timeout 1200" ;;
     # pass 8: alltoall's auto at 8 B under the multiport radix-8 Bruck rule
     alltoall-*-tiny-auto) P=${1#alltoall-}; P=${P%-tiny-auto}
         echo "alltoall --np 16,64,256,1024 --platform $P -m 8 -a auto --builtins none --timeout 600" ;;
@@ -228,9 +233,10 @@ group() {
                echo allgather-$p-radix8 allreduce-$p-swing bcast-$p-bine reduce-$p-bine
            done ;;
     pass8) echo reduce-flat-prepost reduce-fattree-prepost alltoall-flat-multiport \
-                alltoall-fattree-multiport
+                alltoall-fattree-multiport alltoall-fattree-np256-lsync
            for p in flat fattree; do
-               echo reduce-$p-np16-64-auto reduce-$p-np256-auto alltoall-$p-tiny-auto
+               echo reduce-$p-np16-64-auto reduce-$p-np256-auto alltoall-$p-tiny-auto \
+                    alltoall-$p-np256-big-auto
            done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8; do group $c; done ;;
     *) return 1 ;;

@@ -352,12 +352,18 @@ def model(runner, coll, p, sizes, algos):
     rc, out, _, _ = runner.smpirun(1, prog)
     if rc != 0:
         raise Fail("mpicoll model failed (see %s/sim-last.log)" % runner.build)
-    times, auto = {}, {}
+    times, auto, spec = {}, {}, {}
     for row in csv.DictReader(io.StringIO(out[out.find("collective,"):])):
         n = int(row["bytes"])
         times.setdefault(row["algorithm"], {})[n] = float(row["model_us"])
         if row["algorithm"] == "auto":
             auto[n] = row["runs"]
+        else:
+            spec[row["algorithm"]] = row["runs"]
+    # auto's choice under the name it was asked by ("knomial:k=4" for
+    # "knomial:k=4,prepost=0": every parameter spelled out)
+    names = {v: k for k, v in spec.items()}
+    auto = {n: names.get(a, a) for n, a in auto.items()}
     return times, auto
 
 
