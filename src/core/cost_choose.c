@@ -150,8 +150,7 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
     cost_pick *cands = NULL;
     size_t ncands = 0, cap = 0;
     int rc = -1;
-    best->algo = second->algo = NULL;
-    best->seconds = second->seconds = -1;
+    *best = *second = (cost_pick){ .algo = NULL, .seconds = -1 };   /* none yet, params 0 */
     if (!node_of || !plans || !finish)
         goto out;
     for (int r = 0; r < p; r++)
