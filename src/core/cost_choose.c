@@ -1,6 +1,8 @@
 /*
  * The selection by the cost model (no MPI): every candidate's plans
- * replayed (cost.c) for one call, the cheapest chosen.
+ * replayed (cost.c) as `mpicoll bench` measures a call (cost_bench: a
+ * barrier, then the call, timed from each rank's exit of the barrier,
+ * which is also what the simulations measure), the cheapest chosen.
  *
  * A function of the collective, the call_info and the parameters only
  * (never of the rank), so every rank of a communicator chooses the same
@@ -35,11 +37,11 @@ static int tried(const algo_param *ap, int *v)
     return n;
 }
 
-/* The candidate's time, or < 0 if it holds more than `budget` messages in
+/* The candidate's time (cost_bench), or < 0 if it holds more than `budget` messages in
  * all (from rank 0's plan times p) or its plans cannot be made. */
 static double predict(const coll_algo *a, const int *params,
                       const call_info *ci, const int *node_of, const cost_params *cp,
-                      size_t budget, plan *plans, double *finish)
+                      size_t budget, plan *plans)
 {
     const int p = ci->p;
     int built = 0;
@@ -59,11 +61,8 @@ static double predict(const coll_algo *a, const int *params,
             }
         }
     }
-    if (cost_replay(plans, p, node_of, cp, NULL, finish) == 0) {
-        t = 0;
-        for (int r = 0; r < p; r++)
-            t = finish[r] > t ? finish[r] : t;
-    }
+    if (cost_bench(plans, p, node_of, cp, &t) != 0)
+        t = -1;
 out:
     for (int r = 0; r < built; r++)
         plan_free(&plans[r]);
@@ -146,12 +145,11 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
     const int p = ci->p;
     int *node_of = malloc((size_t)p * sizeof *node_of);
     plan *plans = calloc((size_t)p, sizeof *plans);
-    double *finish = malloc((size_t)p * sizeof *finish);
     cost_pick *cands = NULL;
     size_t ncands = 0, cap = 0;
     int rc = -1;
     *best = *second = (cost_pick){ .algo = NULL, .seconds = -1 };   /* none yet, params 0 */
-    if (!node_of || !plans || !finish)
+    if (!node_of || !plans)
         goto out;
     for (int r = 0; r < p; r++)
         node_of[r] = (int)((long)r * (ci->nnodes > 0 ? ci->nnodes : 1) / p);
@@ -188,7 +186,7 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
         cost_pick x = cands[i];
         if (best->seconds >= 0 && x.seconds >= 0.98 * best->seconds)
             continue;
-        x.seconds = predict(x.algo, x.params, ci, node_of, cp, budget, plans, finish);
+        x.seconds = predict(x.algo, x.params, ci, node_of, cp, budget, plans);
         if (x.seconds >= 0)
             rank_pick(&x, best, second);
     }
@@ -196,7 +194,6 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
 out:
     free(node_of);
     free(plans);
-    free(finish);
     free(cands);
     return rc;
 }
