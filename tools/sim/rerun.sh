@@ -13,7 +13,8 @@
 # ranks, and auto under their rules across nodes; bcast's
 # scatter_allgather_rd), pass7 (the newest algorithms: k_bruck:k=8, swing
 # and bine), pass8 (reduce's k-nomial tree with preposted
-# receives, alltoall's multi-port radix Bruck), or all. Each NAME
+# receives, alltoall's multi-port radix Bruck), pass9 (the newest algorithms
+# on the torus and the dragonfly; allgather bine), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -197,6 +198,17 @@ runs() {
     # pass 8: alltoall's auto at 8 B under the multiport radix-8 Bruck rule
     alltoall-*-tiny-auto) P=${1#alltoall-}; P=${P%-tiny-auto}
         echo "alltoall --np 16,64,256,1024 --platform $P -m 8 -a auto --builtins none --timeout 600" ;;
+    # pass 9: the newest algorithms where distance matters (dragonfly,
+    # torus) and allgather bine on flat and fat tree, at 64 and 256 ranks,
+    # against their classic counterparts and SimGrid's best of before
+    allreduce-*-locality) P=${1#allreduce-}; P=${P%-locality}
+        echo "allreduce --np 64,256 --platform $P -m 8,1K,64K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins rdb,rab_rdb --timeout 900" ;;
+    allgather-*-locality|allgather-*-bine) P=${1#allgather-}; P=${P%-*}
+        echo "allgather --np 64,256 --platform $P -m 8,1K,64K -a bine,recursive_doubling,k_bruck:k=8,neighbor --builtins 3dmesh --timeout 900" ;;
+    bcast-*-locality) P=${1#bcast-}; P=${P%-locality}
+        echo "bcast --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=8,scatter_allgather_rd --builtins none --timeout 900" ;;
+    reduce-*-locality) P=${1#reduce-}; P=${P%-locality}
+        echo "reduce --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=4,prepost=1,rabenseifner --builtins none --timeout 900" ;;
     *) return 1 ;;
     esac
 }
@@ -238,7 +250,11 @@ group() {
                echo reduce-$p-np16-64-auto reduce-$p-np256-auto alltoall-$p-tiny-auto \
                     alltoall-$p-np256-big-auto
            done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8; do group $c; done ;;
+    pass9) echo allgather-flat-bine allgather-fattree-bine
+           for p in torus dragonfly; do
+               echo allreduce-$p-locality allgather-$p-locality bcast-$p-locality reduce-$p-locality
+           done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9; do group $c; done ;;
     *) return 1 ;;
     esac
 }
