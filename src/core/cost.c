@@ -12,10 +12,11 @@
  *     are on the wire at once, only their overheads are serialised);
  *   - a message of n bytes needs the latency L and n beta on the wire, with
  *     the bandwidth of the sender's link shared fairly by the round's sends
- *     as they leave, and that of the receiver's link by the receiver's
- *     round's receives, taken to come together (a message then finishes
- *     after beta * sum over the flows j of min(n_j, n)); the larger of the
- *     two links' times counts. Up to `eager` bytes it leaves at once and the
+ *     as they leave (and by the sends of the rounds after it while the
+ *     sender only sends and goes on: a tree's rounds to its children), and
+ *     that of the receiver's link by the round's receives as their heads
+ *     arrive (processor sharing, ps_link); it is through when both links
+ *     are. Up to `eager` bytes it leaves at once and the
  *     sender is done with it; above, it starts when the receive is posted
  *     too, and the sender waits for its arrival (rendezvous) unless it is
  *     up to `detach` bytes (SMPI's detached sends: the sender is done, the
@@ -82,6 +83,9 @@ typedef struct replay {
     int *queue;
     long qhead, qlen;
     double *scratch;         /* arrival times of one round's receives */
+    double *ps_at, *ps_w, *ps_done;  /* one link's flows (ps_link), a train's at most */
+    long *ps_ix;
+    struct rx { double at, w, sent; } *rx;  /* one round's receives (finish_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
 } replay;
@@ -122,47 +126,10 @@ static int cmp_pair(const void *x, const void *y)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static int cmp_size(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
     return a < b ? -1 : a > b;
-}
-
-/* Fair sharing of a receiver's link in one round, its messages taken to
- * arrive together: event i's wire time is beta x the sum over the round's
- * receives j of min(n_j, n_i). */
-static int share_link(replay *r, long first, long n, uint8_t kind, size_t *sizes, double *pre)
-{
-    long k = 0;
-    for (long i = first; i < first + n; i++)
-        if (r->evs[i].kind == kind)
-            sizes[k++] = r->evs[i].bytes;
-    qsort(sizes, (size_t)k, sizeof *sizes, cmp_size);
-    pre[0] = 0;
-    for (long i = 0; i < k; i++)
-        pre[i + 1] = pre[i] + (double)sizes[i];
-    for (long i = first; i < first + n; i++) {
-        ev *e = &r->evs[i];
-        if (e->kind != kind)
-            continue;
-        long lo = 0, hi = k;     /* first index with sizes[.] >= bytes */
-        while (lo < hi) {
-            long mid = (lo + hi) / 2;
-            if (sizes[mid] < e->bytes)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        double shared = pre[lo] + (double)(k - lo) * (double)e->bytes;
-        e->wire = link_of(r, e->rank, e->peer)->beta * shared;
-    }
-    return 0;
 }
 
 /* A group's links out and in (an oversubscribed network): the far bytes
@@ -218,9 +185,7 @@ static int build_events(replay *r)
     r->round_ev = malloc((size_t)nrounds * sizeof *r->round_ev);
     r->rank_ev = malloc((size_t)r->p * sizeof *r->rank_ev);
     pair_key *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    size_t *sizes = NULL;
-    double *pre = NULL;
-    size_t maxround = 1, maxrounds = 1;
+    size_t maxround = 1, maxrounds = 1, maxrank = 1;   /* ops: of a round, of a rank */
     int rc = -1;
     if (!r->evs || !r->round_ev || !r->rank_ev || !order)
         goto out;
@@ -248,6 +213,8 @@ static int build_events(replay *r)
             }
         }
         r->round_ev[j++] = k;
+        if (pl->nops > maxrank)
+            maxrank = pl->nops;
     }
     r->nevs = k;
     /* match: within one (sender, receiver), sends then receives, each in
@@ -267,24 +234,21 @@ static int build_events(replay *r)
         }
         a = b;
     }
-    sizes = malloc(maxround * sizeof *sizes);
-    pre = malloc((maxround + 1) * sizeof *pre);
     r->scratch = malloc(maxround * sizeof *r->scratch);
-    r->heap_f = malloc(maxround * sizeof *r->heap_f);
-    r->heap_i = malloc(maxround * sizeof *r->heap_i);
-    if (!sizes || !pre || !r->scratch || !r->heap_f || !r->heap_i)
+    r->heap_f = malloc(maxrank * sizeof *r->heap_f);    /* a train of rounds (post_round) */
+    r->heap_i = malloc(maxrank * sizeof *r->heap_i);
+    r->ps_at = malloc(maxrank * sizeof *r->ps_at);
+    r->ps_w = malloc(maxrank * sizeof *r->ps_w);
+    r->ps_done = malloc(maxrank * sizeof *r->ps_done);
+    r->ps_ix = malloc(maxrank * sizeof *r->ps_ix);
+    r->rx = malloc(maxround * sizeof *r->rx);
+    if (!r->rx ||
+        !r->scratch || !r->heap_f || !r->heap_i || !r->ps_at || !r->ps_w ||
+        !r->ps_done || !r->ps_ix)
         goto out;
-    for (int q = 0; q < r->p; q++)
-        for (size_t x = 0; x < r->plans[q].nrounds; x++) {
-            long f = r->round_ev[r->rank_ev[q] + (long)x];
-            long m = r->round_ev[r->rank_ev[q] + (long)x + 1] - f;
-            share_link(r, f, m, OP_RECV, sizes, pre);
-        }
     rc = share_groups(r, maxrounds);
 out:
     free(order);
-    free(sizes);
-    free(pre);
     return rc;
 }
 
@@ -340,42 +304,78 @@ static long heap_pop(replay *r, long *n)
     return top;
 }
 
-/* The sender's link shared fairly by the round's sends as they leave, one
- * overhead apart (processor sharing: each of k messages on the link gets
- * 1/k of it; in virtual time V, dV/dt = 1/k, a message leaving at V0 with
- * w seconds of wire alone is done at V0 + w, and they finish in that
- * order). Each send's wire time: its finish less its departure, at least
- * what share_groups gave it. */
-static void ps_sends(replay *r, long f, long m)
+/* Processor sharing of one link (each of k flows on it gets 1/k of it; in
+ * virtual time V, dV/dt = 1/k, a flow that comes at V0 needing w seconds
+ * alone is done at V0 + w, and flows finish in that order): flow j comes
+ * at at[j] (ascending) and needs w[j]; done[j] is when it is through. */
+static void ps_link(replay *r, long n, const double *at, const double *w, double *done)
 {
     double t = 0, v = 0;
-    long n = 0, i = f;
-    for (;;) {
-        while (i < f + m && r->evs[i].kind != OP_SEND)
-            i++;
-        if (n == 0 && i == f + m)
-            break;
-        const ev *a = i < f + m ? &r->evs[i] : NULL;
-        if (n == 0)
-            t = a->t;
-        double done = n ? t + (r->heap_f[0] - v) * (double)n : 0;
-        if (a && (n == 0 || a->t <= done)) {
-            if (n)
-                v += (a->t - t) / (double)n;
-            t = a->t;
-            heap_push(r, &n, v + (double)a->bytes * link_of(r, a->rank, a->peer)->beta, i);
+    long k = 0, i = 0;
+    while (i < n || k > 0) {
+        double next = k > 0 ? t + (r->heap_f[0] - v) * (double)k : 0;
+        if (i < n && (k == 0 || at[i] <= next)) {
+            if (k > 0)
+                v += (at[i] - t) / (double)k;
+            t = at[i];
+            heap_push(r, &k, v + w[i], i);
             i++;
         } else {
             v = r->heap_f[0];
-            t = done;
-            ev *e = &r->evs[heap_pop(r, &n)];
-            if (t - e->t > e->wire)
-                e->wire = t - e->t;
+            t = next;
+            done[heap_pop(r, &k)] = t;
         }
     }
 }
 
-/* Posts rank q's round: receives at t, sends one overhead apart. */
+/* The sender's link shared fairly by sends [f, f + m) as they leave, one
+ * overhead apart (ps_link). Each send's wire time: its finish less its
+ * departure, at least what share_groups gave it. */
+static void ps_sends(replay *r, long f, long m)
+{
+    long n = 0;
+    for (long i = f; i < f + m; i++) {
+        const ev *e = &r->evs[i];
+        if (e->kind != OP_SEND)
+            continue;
+        r->ps_ix[n] = i;
+        r->ps_at[n] = e->t;
+        r->ps_w[n++] = (double)e->bytes * link_of(r, e->rank, e->peer)->beta;
+    }
+    ps_link(r, n, r->ps_at, r->ps_w, r->ps_done);
+    for (long j = 0; j < n; j++) {
+        ev *e = &r->evs[r->ps_ix[j]];
+        if (r->ps_done[j] - e->t > e->wire)
+            e->wire = r->ps_done[j] - e->t;
+    }
+}
+
+/* 1 if rank q's round x only sends, and only messages its sender is done
+ * with at once (up to eager or detach bytes), with no barrier, copy or
+ * reduction: the round ends when its sends have left, and the next one's
+ * sends follow on the link while these are still on it. */
+static int sends_and_goes(const replay *r, int q, size_t x)
+{
+    const plan *pl = &r->plans[q];
+    const plan_round *rd = &pl->rounds[x];
+    if (rd->sync)
+        return 0;
+    for (size_t i = rd->first; i < rd->first + rd->nops; i++) {
+        const plan_op *op = &pl->ops[i];
+        if (op->kind != OP_SEND)
+            return 0;
+        const cost_link *l = link_of(r, q, op->peer);
+        if (op->bytes > l->eager && op->bytes > l->detach)
+            return 0;
+    }
+    return rd->nops > 0;
+}
+
+/* Posts rank q's round: receives at t, sends one overhead apart. A train
+ * of rounds that only send and go (sends_and_goes: a tree's root and inner
+ * ranks sending to their children one round after another) shares the
+ * sender's link as one round would, each send leaving one overhead after
+ * the one before: their times are the ones those rounds get when posted. */
 static void post_round(replay *r, int q)
 {
     rank_state *s = &r->rs[q];
@@ -396,9 +396,21 @@ static void post_round(replay *r, int q)
             e->t = s->cpu;
         }
     }
-    ps_sends(r, f, m);
+    long end = f + m;   /* the train's end */
+    if (sends_and_goes(r, q, s->round)) {
+        double cpu = s->cpu;
+        for (size_t x = s->round + 1;
+             x < r->plans[q].nrounds && sends_and_goes(r, q, x); x++) {
+            long e1 = r->round_ev[r->rank_ev[q] + (long)x + 1];
+            for (; end < e1; end++) {
+                cpu += link_of(r, q, r->evs[end].peer)->send_overhead;
+                r->evs[end].t = cpu;
+            }
+        }
+    }
+    ps_sends(r, f, end - f);
     s->posted = 1;
-    for (long i = f; i < f + m; i++)
+    for (long i = f; i < end; i++)
         push(r, r->evs[i].peer);
 }
 
@@ -416,7 +428,16 @@ static double arrival(const replay *r, const ev *s, const ev *v)
     return start + l->latency + wire;
 }
 
-/* Tries to finish rank q's posted round: 1 if it did. */
+static int cmp_rx(const void *x, const void *y)
+{
+    const struct rx *a = x, *b = y;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Tries to finish rank q's posted round: 1 if it did. A receive arrives
+ * when its message is through the sender's side (arrival) and through the
+ * receiver's link, shared fairly with the round's other receives from the
+ * moment each one's head arrives (ps_link). */
 static int finish_round(replay *r, int q)
 {
     rank_state *s = &r->rs[q];
@@ -428,7 +449,11 @@ static int finish_round(replay *r, int q)
             double a = arrival(r, o, e);
             if (a < 0)
                 return 0;
-            r->scratch[nrecv++] = a;
+            /* on the receiver's link from its head's arrival (a less the
+             * wire), with the round's other receives as they come */
+            const cost_link *l = link_of(r, q, e->peer);
+            double wire = o->wire > e->wire ? o->wire : e->wire;
+            r->rx[nrecv++] = (struct rx){ a - wire, (double)e->bytes * l->beta, a };
         } else if (e->bytes > link_of(r, q, e->peer)->eager &&
                    e->bytes > link_of(r, q, e->peer)->detach) {
             double a = arrival(r, e, o);
@@ -438,6 +463,14 @@ static int finish_round(replay *r, int q)
                 t = a;
         }
     }
+    qsort(r->rx, (size_t)nrecv, sizeof *r->rx, cmp_rx);
+    for (long j = 0; j < nrecv; j++) {
+        r->ps_at[j] = r->rx[j].at;
+        r->ps_w[j] = r->rx[j].w;
+    }
+    ps_link(r, nrecv, r->ps_at, r->ps_w, r->ps_done);
+    for (long j = 0; j < nrecv; j++)
+        r->scratch[j] = r->ps_done[j] > r->rx[j].sent ? r->ps_done[j] : r->rx[j].sent;
     qsort(r->scratch, (size_t)nrecv, sizeof *r->scratch, cmp_double);
     double tr = s->cpu;
     long i = 0;
@@ -544,6 +577,11 @@ out:
     free(r.scratch);
     free(r.heap_f);
     free(r.heap_i);
+    free(r.ps_at);
+    free(r.ps_w);
+    free(r.ps_done);
+    free(r.ps_ix);
+    free(r.rx);
     return rc;
 }
 
