@@ -205,6 +205,14 @@ runs() {
         echo "allreduce --np 64,256 --platform $P -m 8,1K,64K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins rdb,rab_rdb --timeout 900" ;;
     allgather-*-locality|allgather-*-bine) P=${1#allgather-}; P=${P%-*}
         echo "allgather --np 64,256 --platform $P -m 8,1K,64K -a bine,recursive_doubling,k_bruck:k=8,neighbor --builtins 3dmesh --timeout 900" ;;
+    allreduce-*-locality1024|allgather-*-locality1024|bcast-*-locality1024)
+        C=${1%%-*}; P=${1#*-}; P=${P%-locality1024}
+        case $C in
+        allreduce) A=recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth ;;
+        allgather) A=bine,recursive_doubling,k_bruck:k=8,neighbor ;;
+        bcast) A=bine,binomial,knomial:k=8,scatter_allgather_rd ;;
+        esac
+        echo "$C --np 1024 --platform $P -m 8,1K -a $A --builtins none --timeout 900" ;;
     allreduce-flat-radix1k)    # the radix at 1 KiB: why 20% below SimGrid's best is out of reach
         echo "allreduce --np 256,1024 --platform flat -m 1K -a recursive_multiplying:k=2,recursive_multiplying:k=3,recursive_multiplying:k=5,recursive_multiplying:k=8 --builtins none --timeout 900" ;;
     allgather-*-bine1024) P=${1#allgather-}; P=${P%-*}
@@ -256,6 +264,9 @@ group() {
            done ;;
     pass9) echo allgather-flat-bine allgather-fattree-bine allgather-flat-bine1024 \
                 allgather-fattree-bine1024 allreduce-flat-radix1k
+           for p in torus dragonfly; do
+               echo allreduce-$p-locality1024 allgather-$p-locality1024 bcast-$p-locality1024
+           done
            for p in torus dragonfly; do
                echo allreduce-$p-locality allgather-$p-locality bcast-$p-locality reduce-$p-locality
            done ;;
