@@ -503,6 +503,13 @@ def write_csv(args, plat, results, path):
                                      "%.1f" % r["wall"].get((dest, name), 0)])
 
 
+def plat_order(name):
+    """The platforms in the order of docs/scale.md: the two every
+    collective runs on first, then the networks where distance costs."""
+    known = ("fattree", "flat", "torus", "dragonfly")
+    return (known.index(name) if name in known else len(known), name)
+
+
 def tables(paths, out):
     """Markdown tables of docs/scale.md from the CSV files of `run --csv`:
     per collective and platform, the summary of each (np, bytes); then wall
@@ -515,7 +522,7 @@ def tables(paths, out):
     groups = {}
     for r in rows:
         groups.setdefault((r["collective"], r["platform"]), []).append(r)
-    for (coll, plat), rs in sorted(groups.items()):
+    for (coll, plat), rs in sorted(groups.items(), key=lambda g: (g[0][0], plat_order(g[0][1]))):
         out.write("\n%s on %s (simulated us; `~`: shared memory, not validated)\n\n" % (coll, plat))
         out.write("| np | bytes | fastest mpicoll | auto | fastest SimGrid built-in | lower bound |\n")
         out.write("|---:|---:|---|---|---|---:|\n")
@@ -575,7 +582,7 @@ def summary(paths, out):
             rows += list(csv.DictReader(f))
     sizes = sorted({int(r["bytes"]) for r in rows})
     hdr = " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
-    for plat in sorted({r["platform"] for r in rows}):
+    for plat in sorted({r["platform"] for r in rows}, key=plat_order):
         out.write("\n%s: fastest mpicoll / fastest SimGrid built-in, and auto / fastest mpicoll,"
                   " per block (allgather, alltoall), vector (allreduce, reduce) or buffer (bcast) size\n\n" % plat)
         out.write("| collective | np | mpicoll/SimGrid %s | auto/mpicoll %s |\n" % (hdr, hdr))
