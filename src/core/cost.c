@@ -58,6 +58,7 @@ typedef struct rank_state {
     double t;            /* start of the round (posted), or the rank's clock */
     double cpu;          /* after the round's send overheads */
     long first_ev;       /* this round's first event */
+    long train_end;      /* past the last event of the train posted last (post_round) */
     long nev;            /* and how many */
     int queued;
 } rank_state;
@@ -397,7 +398,9 @@ static void post_round(replay *r, int q)
         }
     }
     long end = f + m;   /* the train's end */
-    if (sends_and_goes(r, q, s->round)) {
+    if (f < s->train_end) {
+        end = s->train_end;     /* this round's sends were shared with its train's */
+    } else if (sends_and_goes(r, q, s->round)) {
         double cpu = s->cpu;
         for (size_t x = s->round + 1;
              x < r->plans[q].nrounds && sends_and_goes(r, q, x); x++) {
@@ -408,7 +411,10 @@ static void post_round(replay *r, int q)
             }
         }
     }
-    ps_sends(r, f, end - f);
+    if (f >= s->train_end) {
+        ps_sends(r, f, end - f);
+        s->train_end = end;
+    }
     s->posted = 1;
     for (long i = f; i < end; i++)
         push(r, r->evs[i].peer);
