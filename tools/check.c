@@ -26,6 +26,7 @@ static const coll_desc *need_coll(const char *name)
 static const char *restrictions(unsigned r)
 {
     return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even"
+         : r & R_SMOOTH ? "p 7-smooth"
          : r & R_COMMUTATIVE ? "commutative op" :  r & R_ONE_NODE ? "shm, one node"
          : r & R_SHM ? "shm" : r & R_NATIVE ? "MPI's own" : "-";
 }

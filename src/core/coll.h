@@ -31,6 +31,7 @@ enum {
     R_ONE_NODE = 1u << 6,       /* the communicator lies within one node */
     R_ORDERED_NODES = 1u << 7,  /* a non-commutative operation needs nodes of
                                  * consecutive ranks */
+    R_SMOOTH = 1u << 9, /* p's prime factors are all at most 7 (2^a 3^b 5^c 7^d) */
     R_NATIVE = 1u << 8, /* not a restriction: the MPI library's own collective (its
                          * PMPI_ entry, src/core/native.c), called with the user's
                          * arguments; no plan, so no builder (NULL) */

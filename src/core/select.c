@@ -340,6 +340,15 @@ int select_verbose(void)
 
 static const char needs_shm[] = "ranks that share memory on each node";
 
+/* Is p of the form 2^a 3^b 5^c 7^d? */
+static int smooth7(int p)
+{
+    for (int f = 2; f <= 7 && p > 1; f++)
+        while (p % f == 0)
+            p /= f;
+    return p == 1;
+}
+
 /* The first restriction of a that the call breaks, or NULL; *on_p: it is
  * one on the number of ranks. */
 static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p)
@@ -353,6 +362,8 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p
         return "a power-of-two number of ranks";
     if ((r & R_EVEN) && p % 2 != 0)
         return "an even number of ranks";
+    if ((r & R_SMOOTH) && !smooth7(p))
+        return "a number of ranks whose prime factors are at most 7";
     *on_p = 0;
     if ((r & R_COMMUTATIVE) && !ci->commutative)
         return "a commutative operation";
@@ -431,9 +442,20 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
     snprintf(ch->detail, sizeof ch->detail, "%s; running %s", why, a->name);
     if (forced && cfg.policy == FALLBACK_WARN)
         ch->warn_from = ch->algo;
+    /* a parameter the fallback has by the same name (a radix k, a segment)
+     * keeps its value, within the fallback's range; the others their
+     * defaults */
+    int params[PLAN_MAX_PARAMS] = { 0 };
+    for (int i = 0; i < coll_algo_nparams(a); i++) {
+        const algo_param *q = &a->params[i];
+        params[i] = q->def;
+        for (int j = 0; j < coll_algo_nparams(ch->algo); j++)
+            if (strcmp(ch->algo->params[j].name, q->name) == 0)
+                params[i] = ch->params[j] < q->min ? q->min
+                          : ch->params[j] > q->max ? q->max : ch->params[j];
+    }
     ch->algo = a;
-    for (int i = 0; i < PLAN_MAX_PARAMS; i++)
-        ch->params[i] = i < coll_algo_nparams(a) ? a->params[i].def : 0;
+    memcpy(ch->params, params, sizeof params);
     ch->reason = "fallback";
     return MPI_SUCCESS;
 }

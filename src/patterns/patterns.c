@@ -40,6 +40,28 @@ void pat_bruck_unrotate(plan *pl, int p, int rank, size_t block)
     plan_end_round(pl);
 }
 
+void pat_permute_blocks(plan *pl, int p, size_t block, const int *to, int *from)
+{
+    for (int j = 0; j < p; j++)
+        from[to[j]] = j;
+    for (int k = 0; k < p; k++) {
+        if (from[k] == k)
+            continue;
+        plan_need_tmp(pl, block);
+        plan_copy(pl, BUF_RECV, (size_t)k * block, BUF_TMP, 0, block);
+        int cur = k;
+        while (from[cur] != k) {
+            const int src = from[cur];
+            plan_copy(pl, BUF_RECV, (size_t)src * block, BUF_RECV, (size_t)cur * block, block);
+            from[cur] = cur;
+            cur = src;
+        }
+        plan_copy(pl, BUF_TMP, 0, BUF_RECV, (size_t)cur * block, block);
+        from[cur] = cur;
+    }
+    plan_end_round(pl);
+}
+
 int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
 {
     n->nn = 0;
@@ -394,4 +416,56 @@ int pat_bine_recv_step(int v, int P)
     while (u < L && ((nb >> u) & 1) == (nb & 1))
         u++;
     return L - u;
+}
+
+int pat_placed_begin(plan *pl, pat_placed *x, int p, int rank, int m, size_t block)
+{
+    const int rem = p - m;
+    if (rank < 2 * rem && rank % 2 == 0) {   /* folded: hand over, get the result */
+        plan_send(pl, BUF_SEND, 0, block, rank + 1);
+        plan_end_round(pl);
+        plan_recv(pl, BUF_RECV, 0, (size_t)p * block, rank + 1);
+        plan_end_round(pl);
+        return 0;
+    }
+    *x = (pat_placed){ .p = p, .rank = rank, .m = m, .rem = rem,
+                       .nr = rank < 2 * rem ? rank / 2 : rank - rem };
+    x->order = malloc(((size_t)2 * m + 1 + (size_t)2 * p) * sizeof *x->order);
+    if (!x->order) {
+        plan_fail(pl);
+        return -1;
+    }
+    x->first = x->order + m;
+    x->to = x->first + m + 1;
+    x->from = x->to + p;
+    return 1;
+}
+
+void pat_placed_start(plan *pl, pat_placed *x, size_t block)
+{
+    x->first[0] = 0;
+    for (int i = 0; i < x->m; i++) {
+        const int u = x->order[i], lo = pat_fold_real(u, x->rem) - (u < x->rem);
+        x->first[i + 1] = x->first[i] + 1 + (u < x->rem);
+        for (int j = x->first[i]; j < x->first[i + 1]; j++)
+            x->to[j] = lo + j - x->first[i];
+        if (u == x->nr)
+            x->pos = i;
+    }
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)(x->first[x->pos + 1] - 1) * block, block);
+    plan_end_round(pl);
+    if (x->nr < x->rem) {   /* the folded partner's block, below ours */
+        plan_recv(pl, BUF_RECV, (size_t)x->first[x->pos] * block, block, x->rank - 1);
+        plan_end_round(pl);
+    }
+}
+
+void pat_placed_finish(plan *pl, pat_placed *x, size_t block)
+{
+    pat_permute_blocks(pl, x->p, block, x->to, x->from);
+    free(x->order);
+    if (x->nr < x->rem) {
+        plan_send(pl, BUF_RECV, 0, (size_t)x->p * block, x->rank - 1);
+        plan_end_round(pl);
+    }
 }

@@ -42,6 +42,13 @@ static inline void pat_bcast_binomial(plan *pl, int p, int rank, int root, int b
  * (rank + i) mod p; put every block at its own rank's place. Uses TMP. */
 void pat_bruck_unrotate(plan *pl, int p, int rank, size_t block);
 
+/* Move the blocks of RECV so that block j goes to block to[j] (a
+ * permutation of 0..p-1), one cycle after another through one block of
+ * TMP (a cycle of c blocks takes c + 1 copies; blocks in place none), in
+ * one round. Uses from[] (p ints) as the inverse and the marks of the
+ * cycles done. */
+void pat_permute_blocks(plan *pl, int p, size_t block, const int *to, int *from);
+
 /* Ranks grouped by node (see plan_args.node_of): node n has members
  * members[first[n] .. first[n+1]) in rank order; local[r] is rank r's
  * index in its node. */
@@ -271,6 +278,34 @@ int pat_swing_position(int p, int r);
 /* The same tree read the other way: order[i] = the rank at position i, for
  * i = 0..p-1 (p a power of two), in O(p) time. */
 void pat_swing_order(int p, int *order);
+
+/* ---- allgather in a position order, on any p by the fold of two ------- */
+
+/* An allgather among m <= p new ranks whose receive buffer holds, during
+ * its exchanges, the blocks in an order of the algorithm's choosing (so
+ * that each message is one range), then permuted into rank order. The
+ * fold (rem = p - m, 2·rem <= p): of the first 2·rem ranks each even one
+ * hands its block to the odd one above, which carries both (new rank
+ * r / 2, the two blocks in rank order); the others are new rank r - rem.
+ * Usage: pat_placed_begin; if it returns 1, fill order[i] = the new rank
+ * at position i (i < m); pat_placed_start; exchange ranges of positions
+ * [i, j) at blocks first[i] .. first[j] of RECV (real peers: pat_fold_real);
+ * pat_placed_finish. */
+typedef struct pat_placed {
+    int p, rank, m, rem, nr, pos;   /* pos: nr's position (after start) */
+    int *order, *first, *to, *from; /* m, m + 1, p, p ints */
+} pat_placed;
+
+/* The folded-out ranks' whole part (hand over, get the result back):
+ * returns 0. Otherwise allocates the arrays and returns 1; -1 (and
+ * plan_fail) when out of memory. */
+int pat_placed_begin(plan *pl, pat_placed *x, int p, int rank, int m, size_t block);
+/* Computes first, to and pos from order; copies the own block into place
+ * and receives the folded partner's (one round each). */
+void pat_placed_start(plan *pl, pat_placed *x, size_t block);
+/* The permutation into rank order, the result to the folded partner, and
+ * the arrays freed. */
+void pat_placed_finish(plan *pl, pat_placed *x, size_t block);
 
 /* ---- Bine trees (De Sensi et al., SC 2025) ---------------------------- */
 

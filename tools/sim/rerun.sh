@@ -14,7 +14,8 @@
 # scatter_allgather_rd), pass7 (the newest algorithms: k_bruck:k=8, swing
 # and bine), pass8 (reduce's k-nomial tree with preposted
 # receives, alltoall's multi-port radix Bruck), pass9 (the newest algorithms
-# on the torus and the dragonfly; allgather bine), or all. Each NAME
+# on the torus and the dragonfly; allgather bine), pass10 (allgather's
+# recursive_multiplying), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -205,6 +206,12 @@ runs() {
         echo "allreduce --np 64,256 --platform $P -m 8,1K,64K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth --builtins rdb,rab_rdb --timeout 900" ;;
     allgather-*-locality|allgather-*-bine) P=${1#allgather-}; P=${P%-*}
         echo "allgather --np 64,256 --platform $P -m 8,1K,64K -a bine,recursive_doubling,k_bruck:k=8,neighbor --builtins 3dmesh --timeout 900" ;;
+    # pass 10: allgather recursive_multiplying (far peers first, k - 1 a
+    # step) against k_bruck and bine, at every np on flat and fat tree
+    allgather-*-recexch) P=${1#allgather-}; P=${P%-recexch}
+        echo "allgather --np 16,64,256 --platform $P -m 8,1K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 900" ;;
+    allgather-*-recexch1024) P=${1#allgather-}; P=${P%-recexch1024}
+        echo "allgather --np 1024 --platform $P -m 8,1K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 1800" ;;
     allreduce-*-locality1024|allgather-*-locality1024|bcast-*-locality1024)
         C=${1%%-*}; P=${1#*-}; P=${P%-locality1024}
         case $C in
@@ -270,7 +277,8 @@ group() {
            for p in torus dragonfly; do
                echo allreduce-$p-locality allgather-$p-locality bcast-$p-locality reduce-$p-locality
            done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9; do group $c; done ;;
+    pass10) for p in flat fattree; do echo allgather-$p-recexch allgather-$p-recexch1024; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10; do group $c; done ;;
     *) return 1 ;;
     esac
 }

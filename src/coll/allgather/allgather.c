@@ -12,6 +12,11 @@ static const algo_param k_bruck_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+static const algo_param recursive_multiplying_params[] = {
+    { "k", 4, 2, 1 << 20, "largest radix: blocks go to up to k-1 peers per step" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 /* native has no builder: the MPI library runs it (R_NATIVE) */
 #define allgather_native NULL
 

@@ -48,83 +48,23 @@
  */
 #include "allgather_algos.h"
 
-#include <stdlib.h>
-
-/* Move the blocks of RECV so that block j goes to block to[j] (a
- * permutation of 0..p-1), one cycle after another through TMP. Uses
- * from[] (p ints) as the inverse and the marks of the cycles done. */
-static void permute_blocks(plan *pl, int p, size_t B, const int *to, int *from)
-{
-    for (int j = 0; j < p; j++)
-        from[to[j]] = j;
-    for (int k = 0; k < p; k++) {
-        if (from[k] == k)
-            continue;
-        plan_need_tmp(pl, B);
-        plan_copy(pl, BUF_RECV, (size_t)k * B, BUF_TMP, 0, B);
-        int cur = k;
-        while (from[cur] != k) {
-            const int src = from[cur];
-            plan_copy(pl, BUF_RECV, (size_t)src * B, BUF_RECV, (size_t)cur * B, B);
-            from[cur] = cur;
-            cur = src;
-        }
-        plan_copy(pl, BUF_TMP, 0, BUF_RECV, (size_t)cur * B, B);
-        from[cur] = cur;
-    }
-    plan_end_round(pl);
-}
-
 void allgather_bine(plan *pl, const plan_args *a)
 {
-    const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
+    const int pof2 = pat_pof2_below(a->p);
     const size_t B = a->block;
-    if (r < 2 * rem && r % 2 == 0) {   /* folded: hand over, get the result */
-        plan_send(pl, BUF_SEND, 0, B, r + 1);
-        plan_end_round(pl);
-        plan_recv(pl, BUF_RECV, 0, (size_t)p * B, r + 1);
-        plan_end_round(pl);
+    pat_placed x;
+    if (pat_placed_begin(pl, &x, a->p, a->rank, pof2, B) <= 0)
         return;
-    }
-    const int nr = r < 2 * rem ? r / 2 : r - rem;
-    /* order: new rank at each position; first: first block of each
-     * position's ranks in the buffer; to: the rank whose block lies at each
-     * block of the buffer during the butterfly; from: permute_blocks'. */
-    int *order = malloc(((size_t)2 * pof2 + 1 + (size_t)2 * p) * sizeof *order);
-    if (!order) {
-        plan_fail(pl);
-        return;
-    }
-    int *first = order + pof2, *to = first + pof2 + 1, *from = to + p, pos = 0;
-    pat_swing_order(pof2, order);
-    first[0] = 0;
-    for (int i = 0; i < pof2; i++) {
-        const int u = order[i], lo = pat_fold_real(u, rem) - (u < rem);
-        first[i + 1] = first[i] + 1 + (u < rem);
-        for (int j = first[i]; j < first[i + 1]; j++)
-            to[j] = lo + j - first[i];
-        if (u == nr)
-            pos = i;
-    }
-    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)(first[pos + 1] - 1) * B, B);
-    plan_end_round(pl);
-    if (nr < rem) {   /* the folded partner's block, below ours */
-        plan_recv(pl, BUF_RECV, (size_t)first[pos] * B, B, r - 1);
-        plan_end_round(pl);
-    }
+    pat_swing_order(pof2, x.order);
+    pat_placed_start(pl, &x, B);
     for (int s = pat_ceil_log2(pof2) - 1; s >= 0; s--) {
-        const int w = pof2 >> (s + 1), mine = pos / w * w, theirs = mine ^ w;
-        const int peer = pat_fold_real(pat_swing_peer(nr, s, pof2), rem);
-        plan_send(pl, BUF_RECV, (size_t)first[mine] * B,
-                  (size_t)(first[mine + w] - first[mine]) * B, peer);
-        plan_recv(pl, BUF_RECV, (size_t)first[theirs] * B,
-                  (size_t)(first[theirs + w] - first[theirs]) * B, peer);
+        const int w = pof2 >> (s + 1), mine = x.pos / w * w, theirs = mine ^ w;
+        const int peer = pat_fold_real(pat_swing_peer(x.nr, s, pof2), x.rem);
+        plan_send(pl, BUF_RECV, (size_t)x.first[mine] * B,
+                  (size_t)(x.first[mine + w] - x.first[mine]) * B, peer);
+        plan_recv(pl, BUF_RECV, (size_t)x.first[theirs] * B,
+                  (size_t)(x.first[theirs + w] - x.first[theirs]) * B, peer);
         plan_end_round(pl);
     }
-    permute_blocks(pl, p, B, to, from);
-    free(order);
-    if (nr < rem) {
-        plan_send(pl, BUF_RECV, 0, (size_t)p * B, r - 1);
-        plan_end_round(pl);
-    }
+    pat_placed_finish(pl, &x, B);
 }
