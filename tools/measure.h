@@ -10,6 +10,10 @@
  * iteration's figure is the slowest rank's time. The cases of one size
  * alternate in chunks of iterations (round-robin), so that a drift of
  * the machine spreads over all of them.
+ *
+ * mcoll.c holds the collectives (their calls, data and checks), cases.c
+ * the cases, measure.c the buffers, the validation and the timing,
+ * progress.c the progress line.
  */
 #ifndef MPICOLL_TOOLS_MEASURE_H
 #define MPICOLL_TOOLS_MEASURE_H
@@ -46,7 +50,31 @@ void measure_init(int *argc, char ***argv, int *rank, int *nranks);
  * a persistent request, made once per size, started and waited for. */
 enum { MODE_BLOCKING, MODE_NB, MODE_PERSISTENT };
 
-struct call; /* measure.c */
+/* The root of reduce and bcast. */
+#define MEASURE_ROOT 0
+
+/* One call of a collective: `count` is its count argument (sendcount =
+ * recvcount for allgather and alltoall, recvcount for reduce_scatter_block)
+ * in elements of `type`. */
+struct call {
+    const char *spec;        /* the algorithm ("native": the MPI library's own, through
+                              * mpicoll's native path, src/core/native.c) */
+    int mode;                /* MODE_PERSISTENT: makes the request */
+    const void *sendbuf;     /* or MPI_IN_PLACE */
+    void *recvbuf;
+    int count;
+    MPI_Datatype type;
+    MPI_Comm comm;
+    mpicoll_request *creq;   /* mpicoll's non-blocking or persistent call */
+};
+
+/* What MPI_IN_PLACE means for a collective's input: */
+enum {
+    IP_NONE,       /* nothing (bcast) */
+    IP_OWN_BLOCK,  /* the rank's block sits at its place in the receive buffer (allgather) */
+    IP_WHOLE,      /* the receive buffer holds the send data */
+    IP_ROOT,       /* the root's receive buffer holds its send data; others send as usual */
+};
 
 struct mcoll {
     const char *name;
@@ -59,7 +87,7 @@ struct mcoll {
     int recv_per_peer; /* the receive buffer holds one block per rank */
     int vector;        /* typed values and MPI_SUM; else bytes (MPI_BYTE) */
     int default_type;
-    int inplace;       /* what -l does (IP_* in measure.c) */
+    int inplace;       /* what -l does (IP_*) */
     const char *size_is; /* what a row's size counts, for headers */
 };
 
@@ -77,12 +105,24 @@ int mcoll_has_inplace(const struct mcoll *c);
 
 /* Elements of one rank's send data for a call of count `count`. */
 size_t mcoll_send_elems(const struct mcoll *c, int nranks, size_t count);
+/* Elements of one rank's receive buffer for a call of count `count`. */
+size_t mcoll_recv_elems(const struct mcoll *c, int nranks, size_t count);
 /* The size of a row in bytes: one block (allgather, alltoall) or the
  * whole vector (the others; all p blocks for reduce_scatter_block), the
  * measure that the rules' bytes= and mpicoll_auto_choice use. */
 size_t mcoll_row_bytes(const struct mcoll *c, const struct etype *t, int nranks, size_t count);
 /* The call count of a row of `bytes` (0 when it holds no element). */
 size_t mcoll_count_for(const struct mcoll *c, const struct etype *t, int nranks, size_t bytes);
+
+/* Writes the first `elems` elements of `rank`'s send data (what the checks
+ * expect the ranks to send) into buf: bytes for the block collectives,
+ * values of type t for the vector ones. */
+void mcoll_fill(const struct mcoll *c, const struct etype *t, unsigned char *buf, int rank,
+                size_t elems);
+/* 1 if buf still holds what mcoll_fill writes there (a call left its send
+ * data intact). */
+int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned char *buf,
+                 int rank, size_t elems);
 
 /* ---- cases -------------------------------------------------------------- */
 

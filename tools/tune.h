@@ -17,14 +17,4 @@ int mpicoll_cli_tune(int argc, char **argv);
  * code as mpicoll_cli_tune. */
 int tune_model(int argc, char **argv);
 
-/* 1 if the directory of the rules file `path` takes a new file (checked
- * before anything is measured or predicted). */
-int tune_output_writable(const char *path);
-
-/* Adds the collective `name` to colls[0..*ncolls) (max entries) once; an
- * unknown name or too many: the message (on rank 0) and EXIT_USAGE. */
-struct mcoll;
-int tune_add_collective(const char *name, const struct mcoll **colls, int *ncolls, int max,
-                        int rank);
-
 #endif

@@ -20,10 +20,11 @@
  * and no absolute noise: within 3% of the fastest, auto's own choice,
  * then default parameters, then the fewest rules win.
  *
- * Rules: a measured np holds from itself to the next np - 1 (the largest
- * np above it too), with nodes= the nodes those sizes span; a one-node
- * algorithm's rule stops at np = K (nodes=1). Below the first np and on
- * other layouts, the built-in rules decide.
+ * Rules (written by tune_model_file.c): a measured np holds from itself
+ * to the next np - 1 (the largest np above it too), with nodes= the nodes
+ * those sizes span; a one-node algorithm's rule stops at np = K
+ * (nodes=1). Below the first np and on other layouts, the built-in rules
+ * decide.
  */
 #include "tune.h"
 
@@ -32,65 +33,23 @@
 #include "measure.h"
 #include "options.h"
 #include "tune_choose.h"
+#include "tune_model.h"
+#include "tune_options.h"
 #include "tune_plans.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#define CMD "tune"
 #define DEFAULT_OUTPUT "mpicoll.rules"
 #define DEFAULT_MAX_BYTES (1L << 20)
-#define MAX_NPS 32
-#define MAX_SIZES 64
 #define MAX_NP (1 << 20)
-/* Predictions have no noise; 3% keeps auto's choice and default
- * parameters where the model cannot tell them from the fastest (it is
- * within 0.8-1.25 of SimGrid at 588 of 604 points: docs/scale.md). */
-#define MODEL_TIE 0.03
-/* A replay's time and memory grow with its messages (some 300 bytes
- * each): a candidate whose plans send more than this many, all ranks
- * together, is left out (alltoall linear on 1024 ranks sends 1M; a
- * segment of shm_hier swept down to 1 MiB on 256 nodes of one rank, 13M
- * at 1 MiB blocks, and is nowhere near the fastest). */
-#define MAX_REPLAY_MSGS (1L << 21)
 
 /* The default ladder: the powers of two from 2 to 256. At 1024 ranks one
  * size of alltoall takes some 10 s to replay (linear: 1M messages, four
  * times over), hours for the whole ladder; 512 and 1024 are for --np. */
 static const int default_nps[] = { 2, 4, 8, 16, 32, 64, 128, 256 };
-
-struct mopts {
-    const char *output;
-    const char *params;         /* the parameter file, or NULL: cost_defaults */
-    cost_params cp;
-    int rpn;                    /* ranks per node */
-    int nps[MAX_NPS], nnps;
-    long min_bytes, max_bytes;  /* the ladder, when no list */
-    long list[MAX_SIZES];       /* -m A,B,...: these sizes */
-    int nlist;
-    const struct mcoll *colls[8];
-    int ncolls;
-    int help;
-};
-
-/* One collective at one np: the candidates and, per size, the cells. */
-struct mtable {
-    const struct mcoll *coll;
-    int np, nnodes;
-    struct caselist all;
-    size_t bytes[MAX_SIZES];
-    struct tc_cell *cells[MAX_SIZES];
-    int npts;
-    char failed[512];           /* candidates the model could not replay */
-    char skipped[512];          /* ... that send more than MAX_REPLAY_MSGS */
-};
 
 static void usage(FILE *f)
 {
@@ -139,9 +98,9 @@ static int parse_nps(const char *val, struct mopts *o)
     for (o->nnps = 0;; tok += strcspn(tok, ",") + 1) {
         size_t len = strcspn(tok, ",");
 
-        if (o->nnps == MAX_NPS || !opt_long(tok, tok + len, 2, MAX_NP, &n))
+        if (o->nnps == MODEL_MAX_NPS || !opt_long(tok, tok + len, 2, MAX_NP, &n))
             return opt_error(CMD, 0, "--np: expected up to %d comma-separated sizes from 2"
-                             " to %d, got '%s'", MAX_NPS, MAX_NP, val);
+                             " to %d, got '%s'", MODEL_MAX_NPS, MAX_NP, val);
         o->nps[o->nnps++] = (int)n;
         if (tok[len] == '\0')
             break;
@@ -167,9 +126,9 @@ static int parse_sizes(const char *val, struct mopts *o)
     for (o->nlist = 0;; t += strcspn(t, ",") + 1) {
         size_t len = strcspn(t, ",");
 
-        if (len >= sizeof tok || memchr(t, ':', len) || o->nlist == MAX_SIZES)
+        if (len >= sizeof tok || memchr(t, ':', len) || o->nlist == MODEL_MAX_SIZES)
             return opt_error(CMD, 0, "-m: expected [MIN:]MAX or up to %d comma-separated"
-                             " sizes, got '%s'", MAX_SIZES, val);
+                             " sizes, got '%s'", MODEL_MAX_SIZES, val);
         memcpy(tok, t, len);
         tok[len] = '\0';
         if (opt_sizes(CMD, tok, &lo, &v, 0) != 0)
@@ -249,7 +208,7 @@ static int ladder(const struct mopts *o, const struct mcoll *c, int np, size_t *
     const struct etype *t = &etypes[c->default_type];
     int n = 0;
 
-    for (int i = 0; n < MAX_SIZES; i++) {
+    for (int i = 0; n < MODEL_MAX_SIZES; i++) {
         long bytes = o->nlist ? (i < o->nlist ? o->list[i] : -1)
                               : (o->min_bytes << i <= o->max_bytes && i < 40
                                  ? o->min_bytes << i : -1);
@@ -380,7 +339,7 @@ static int predict_table(const struct mopts *o, struct mtable *tb, struct progre
                          double units)
 {
     const struct mcoll *c = tb->coll;
-    size_t counts[MAX_SIZES];
+    size_t counts[MODEL_MAX_SIZES];
     int n = ladder(o, c, tb->np, counts), rc = -1, k = 0;
     int *node_of = malloc((size_t)tb->np * sizeof *node_of), *group = NULL;
     struct caselist cands = { 0 };
@@ -416,196 +375,6 @@ out:
     return rc;
 }
 
-/* ---- the rules file ----------------------------------------------------- */
-
-/* "lo-hi", "lo" or "lo-" (hi < 0: open). */
-static void range(char *buf, size_t len, long long lo, long long hi)
-{
-    if (hi < 0)
-        snprintf(buf, len, "%lld-", lo);
-    else if (hi == lo)
-        snprintf(buf, len, "%lld", lo);
-    else
-        snprintf(buf, len, "%lld-%lld", lo, hi);
-}
-
-/* The rules of one table; np_hi: the last np it holds for (-1: open).
- * 0, or -1 out of memory. */
-static int write_rules(FILE *f, const struct mopts *o, const struct mtable *tb, int np_hi)
-{
-    int n = tb->all.n, nr, rc = -1;
-    const char **specs = calloc((size_t)n + 1, sizeof *specs);
-    int *defaults = calloc((size_t)n + 1, sizeof *defaults);
-    struct tc_cell *cells = calloc((size_t)(n * tb->npts) + 1, sizeof *cells);
-    struct tc_rule *rules = calloc((size_t)tb->npts + 1, sizeof *rules);
-    struct tc_table t = { .coll = tb->coll->name, .np = tb->np, .nsizes = tb->npts,
-                          .ncands = n, .bytes = tb->bytes, .specs = specs,
-                          .defaults = defaults, .cell = cells, .noise_rel = MODEL_TIE };
-    unsigned long long lo = 0;
-    char nps[48];
-
-    range(nps, sizeof nps, tb->np, np_hi);
-    fprintf(f, "\n# %s on %d ranks, %d node%s of up to %d (np=%s)\n", tb->coll->name, tb->np,
-            tb->nnodes, tb->nnodes == 1 ? "" : "s", o->rpn, nps);
-    if (tb->failed[0])
-        fprintf(f, "# no prediction (plans the model cannot replay), left out: %s\n",
-                tb->failed);
-    if (tb->skipped[0])
-        fprintf(f, "# more than %ld messages to replay, left out: %s\n", MAX_REPLAY_MSGS,
-                tb->skipped);
-    if (specs == NULL || defaults == NULL || cells == NULL || rules == NULL)
-        goto out;
-    for (int k = 0; k < n; k++) {
-        specs[k] = tb->all.v[k].spec;
-        defaults[k] = cases_default_params(tb->coll->name, specs[k]);
-    }
-    for (int s = 0; s < tb->npts; s++)
-        memcpy(&cells[s * n], tb->cells[s], (size_t)n * sizeof *cells);
-    nr = tc_choose(&t, rules);
-    if (nr < 0)
-        goto out;
-    for (int i = 0; i < nr; i++) {
-        const struct tc_rule *r = &rules[i];
-        const coll_desc *d = coll_find(tb->coll->name);
-        const coll_algo *a;
-        int params[PLAN_MAX_PARAMS], hi = np_hi;
-        char err[256], nodes[48];
-
-        /* a one-node algorithm: only where the communicator fits one node */
-        if (spec_parse(d, specs[r->cand], &a, params, err, sizeof err) == 0
-            && (a->restrictions & R_ONE_NODE) && (hi < 0 || hi > o->rpn))
-            hi = o->rpn;
-        range(nps, sizeof nps, tb->np, hi);
-        range(nodes, sizeof nodes, (tb->np + o->rpn - 1) / o->rpn,
-              hi < 0 ? -1 : (hi + o->rpn - 1) / o->rpn);
-        fprintf(f, "%s np=%s nodes=%s bytes=%llu-", tb->coll->name, nps, nodes, lo);
-        if (i + 1 < nr) {
-            lo = (unsigned long long)floor(sqrt((double)tb->bytes[r->last]
-                                                * (double)tb->bytes[r->last + 1]));
-            fprintf(f, "%llu", lo++);
-        }
-        if (r->first == r->last)
-            fprintf(f, " %s   # %zu B: %.2f us predicted", specs[r->cand],
-                    tb->bytes[r->first], r->lo);
-        else
-            fprintf(f, " %s   # %zu-%zu B: %.2f-%.2f us predicted", specs[r->cand],
-                    tb->bytes[r->first], tb->bytes[r->last], r->lo, r->hi);
-        if (r->runner_up < 0)
-            fprintf(f, "; no other plan");
-        else
-            fprintf(f, "; runner-up %s %.2f us at %zu B (%+.1f%%", specs[r->runner_up],
-                    cells[r->margin_at * n + r->runner_up].median, tb->bytes[r->margin_at],
-                    100 * r->margin_min);
-        if (r->runner_up >= 0)
-            fprintf(f, r->first == r->last ? ")" : ", up to %+.1f%%)", 100 * r->margin_max);
-        if (r->builtin == r->last - r->first + 1)
-            fprintf(f, "; auto's own choice");
-        else if (r->builtin > 0)
-            fprintf(f, "; auto's own choice at %d", r->builtin);
-        fputc('\n', f);
-    }
-    rc = 0;
-out:
-    free(specs);
-    free(defaults);
-    free(cells);
-    free(rules);
-    return rc;
-}
-
-static void write_header(FILE *f, const struct mopts *o, int argc, char **argv)
-{
-    char date[64], *params = NULL;
-    size_t len = 0;
-    time_t now = time(NULL);
-    const struct tm *tm = localtime(&now);
-    FILE *m = open_memstream(&params, &len);
-
-    if (tm == NULL || strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %z", tm) == 0)
-        snprintf(date, sizeof date, "unknown");
-    fprintf(f, "# mpicoll rules, predicted by mpicoll tune --model from the cost model;\n"
-            "#   nothing was run (use: MPICOLL_RULES=this file)\n"
-            "# mpicoll: %s\n# date: %s\n# command: mpicoll", MPICOLL_VERSION, date);
-    for (int i = 0; i < argc; i++)
-        fprintf(f, " %s", argv[i]);
-    fprintf(f, "\n# parameters: %s\n", o->params ? o->params : "defaults (cost_defaults)");
-    if (m != NULL && cost_write(m, &o->cp, NULL) == 0 && fclose(m) == 0) {
-        for (char *line = params; line && *line; line += strcspn(line, "\n") + 1) {
-            int l = (int)strcspn(line, "\n");
-
-            fprintf(f, "#   %.*s\n", l, line);
-            if (line[l] == '\0')
-                break;
-        }
-    } else if (m != NULL) {
-        fclose(m);
-    }
-    free(params);
-    fprintf(f, "# nodes: %d consecutive ranks a node; np ranks span ceil(np/%d) nodes\n"
-            "# communicator sizes:", o->rpn, o->rpn);
-    for (int i = 0; i < o->nnps; i++)
-        fprintf(f, " %d", o->nps[i]);
-    fprintf(f, "; each holds up to the next one, the last above it too;\n"
-            "#   smaller ones and other layouts (nodes=) fall through to the built-in rules\n"
-            "# how: at each size, every algorithm that runs as itself there (native has\n"
-            "#   no plan: never named), with every value of tune's parameter sweep\n"
-            "#   (values that make one plan: one candidate), predicted as mpicoll bench\n"
-            "#   times it (cost_bench: every rank's plan replayed after a barrier, the\n"
-            "#   slowest rank's time from its exit). Within %.0f%% of the fastest: auto's\n"
-            "#   own choice (the built-in rules, or MPICOLL_RULES then), then default\n"
-            "#   parameters, then the fewest rules. A range ends halfway (geometric\n"
-            "#   mean) between two sizes; bytes= as in tune's files (docs/selection.md).\n"
-            "#   A rule's comment: the sizes it was predicted at, the winner's times,\n"
-            "#   the runner-up (the fastest other plan) where it comes closest, and the\n"
-            "#   margin's range.\n", 100 * MODEL_TIE);
-}
-
-/* The file, written whole to a temporary file beside path, renamed over
- * it. 0, or -1 with a message. */
-static int write_file(const struct mopts *o, const struct mtable *tbs, int argc, char **argv)
-{
-    char tmp[PATH_MAX];
-    mode_t mask = umask(0);
-    int fd, rc = -1;
-    FILE *f = NULL;
-
-    umask(mask);
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output) >= (int)sizeof tmp) {
-        fprintf(stderr, "mpicoll " CMD ": %s: path too long\n", o->output);
-        return -1;
-    }
-    fd = mkstemp(tmp);
-    if (fd >= 0)
-        f = fdopen(fd, "w");
-    if (f == NULL) {
-        fprintf(stderr, "mpicoll " CMD ": cannot create %s: %s\n", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        goto out;
-    }
-    write_header(f, o, argc, argv);
-    for (int i = 0; i < o->ncolls; i++)
-        for (int q = 0; q < o->nnps && rc == -1; q++)
-            if (write_rules(f, o, &tbs[i * o->nnps + q],
-                            q + 1 < o->nnps ? o->nps[q + 1] - 1 : -1) != 0)
-                rc = -2;
-    if (rc == -2 || fflush(f) != 0 || ferror(f)) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp,
-                rc == -2 ? "out of memory" : strerror(errno));
-        rc = -1;
-        fclose(f);
-        goto out;
-    }
-    if (fclose(f) != 0 || chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, o->output) != 0) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", o->output, strerror(errno));
-        goto out;
-    }
-    rc = 0;
-out:
-    if (rc != 0)
-        unlink(tmp);
-    return rc;
-}
 
 /* ---- the run ------------------------------------------------------------ */
 
@@ -651,7 +420,7 @@ int tune_model(int argc, char **argv)
             failed |= tb->failed[0] != '\0';
         }
     progress_end(&pg);
-    if (write_file(&o, tbs, argc, argv) != 0)
+    if (tune_model_write_file(&o, tbs, argc, argv) != 0)
         goto out;
     fprintf(stderr, "mpicoll " CMD ": wrote %s%s\n", o.output,
             failed ? " (some predictions failed and were left out: see its comments)" : "");

@@ -25,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sim  # noqa: E402
+import simreport  # noqa: E402
 
 LO, HI = 0.8, 1.25
 
@@ -93,7 +94,7 @@ def main():
     if args.cells and outside:
         print("\n| collective | platform | algorithm | np | bytes | sim / model |\n|---|---|---|---|---|---|")
         for coll, plat, algo, ratio, p, n in sorted(outside):
-            print("| %s | %s | %s | %d | %s | %.2f |" % (coll, plat, algo, p, sim.human(n), ratio))
+            print("| %s | %s | %s | %d | %s | %.2f |" % (coll, plat, algo, p, simreport.human(n), ratio))
     known = [x for x in picks if x[5] is not None]
     print("\nThe model's choice (MPICOLL_MODEL): within 1.10 of the fastest simulated mpicoll"
           " algorithm at %d of %d points where its choice was simulated (%d more: not simulated)."
@@ -102,7 +103,7 @@ def main():
           "|---|---|---:|---:|---|---:|")
     for coll, plat, p, n, pick, r in sorted(picks):
         if r is None or r > 1.10:
-            print("| %s | %s | %d | %s | %s | %s |" % (coll, plat, p, sim.human(n), pick,
+            print("| %s | %s | %d | %s | %s | %s |" % (coll, plat, p, simreport.human(n), pick,
                                                       "not simulated" if r is None else "%.2f" % r))
     return 0
 

@@ -1,0 +1,294 @@
+/*
+ * The collectives as the harness of bench and tune calls them (struct
+ * mcoll, measure.h): the MPI library's own or mpicoll's with a named
+ * algorithm, blocking, non-blocking or persistent; the send data each
+ * rank fills in, and the check of every element a rank receives.
+ *
+ * Data: the block collectives (allgather, alltoall) move bytes whose
+ * value names the sending rank and the position; the vector collectives
+ * (allreduce, reduce, bcast, reduce_scatter_block) run MPI_SUM (reduce
+ * and bcast at root 0) on small integers, so that every sum is exact
+ * whatever the order of the additions, and every element is checked.
+ */
+#include "measure.h"
+
+#include "core/runtime.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ---- data --------------------------------------------------------------- */
+
+/* Byte `pos` of `rank`'s send data. At a given position each rank (up to
+ * 255 of them) has its own value, and positions are scrambled so that data
+ * shifted by some bytes is caught too. Never 0xFF (measure.c's SENTINEL),
+ * so a byte left unwritten is caught. */
+static unsigned char pattern(int rank, size_t pos)
+{
+    uint32_t h = (uint32_t)pos * 2654435761u; /* Knuth's multiplicative hash */
+
+    return (unsigned char)(((uint32_t)rank + (h >> 16)) % 255u);
+}
+
+/* Element i of `rank`'s send vector: a small integer (exact sums in float
+ * for up to 2^18 ranks; in signed char, ranks from 64 on send zeros). */
+static long value(const struct etype *t, int rank, size_t i)
+{
+    if (t == &etypes[T_CHAR])
+        return rank < 64 ? (long)(((size_t)rank + i) % 2) : 0;
+    return (long)(((size_t)rank * 3 + i) % 64);
+}
+
+static void put(const struct etype *t, unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x = (signed char)v; memcpy(buf + i, &x, 1); break; }
+    case T_INT: { int x = (int)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    case T_FLOAT: { float x = (float)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    default: { double x = (double)v; memcpy(buf + i * sizeof x, &x, sizeof x); break; }
+    }
+}
+
+/* 1 if element i of buf is exactly v (a float or double of SENTINEL bytes
+ * is a NaN, equal to nothing). */
+static int is(const struct etype *t, const unsigned char *buf, size_t i, long v)
+{
+    switch ((int)(t - etypes)) {
+    case T_CHAR: { signed char x; memcpy(&x, buf + i, 1); return x == v; }
+    case T_INT: { int x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == v; }
+    case T_FLOAT: { float x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (float)v; }
+    default: { double x; memcpy(&x, buf + i * sizeof x, sizeof x); return x == (double)v; }
+    }
+}
+
+static long sum_over_ranks(const struct etype *t, int nranks, size_t i)
+{
+    long s = 0;
+
+    for (int r = 0; r < nranks; r++)
+        s += value(t, r, i);
+    return s;
+}
+
+void mcoll_fill(const struct mcoll *c, const struct etype *t, unsigned char *buf, int rank,
+                size_t elems)
+{
+    for (size_t i = 0; i < elems; i++) {
+        if (c->vector)
+            put(t, buf, i, value(t, rank, i));
+        else
+            buf[i] = pattern(rank, i);
+    }
+}
+
+int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned char *buf,
+                 int rank, size_t elems)
+{
+    for (size_t i = 0; i < elems; i++)
+        if (c->vector ? !is(t, buf, i, value(t, rank, i)) : buf[i] != pattern(rank, i))
+            return 0;
+    return 1;
+}
+
+/* ---- the calls ---------------------------------------------------------- */
+
+/* mpicoll's non-blocking and persistent calls with an algorithm named for
+ * the call. The public API names one only for blocking calls (the _with
+ * forms); these go through the entry paths that mpicoll_i<coll> and
+ * mpicoll_<coll>_init use (src/core/runtime.h), with the spec. */
+static int request_call(const struct call *c, const char *coll, MPI_Op op, int root)
+{
+    call_mode mode = { c->creq, c->mode == MODE_PERSISTENT };
+    const coll_desc *d = coll_find(coll);
+    vec_call v = { d, c->spec, c->sendbuf, c->recvbuf, c->count, c->type, op, root, c->comm };
+
+    if (!d->reduction && !d->rooted)
+        return blockcoll_call(d, c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count,
+                              MPI_BYTE, c->comm, &mode);
+    return veccoll_call(&v, &mode);
+}
+
+static int call_allgather(const struct call *c)
+{
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_allgather_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
+                                      c->count, MPI_BYTE, c->comm);
+    return request_call(c, "allgather", MPI_OP_NULL, -1);
+}
+
+static int call_alltoall(const struct call *c)
+{
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_alltoall_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
+                                     c->count, MPI_BYTE, c->comm);
+    return request_call(c, "alltoall", MPI_OP_NULL, -1);
+}
+
+static int call_allreduce(const struct call *c)
+{
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_allreduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
+                                      MPI_SUM, c->comm);
+    return request_call(c, "allreduce", MPI_SUM, -1);
+}
+
+static int call_reduce(const struct call *c)
+{
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_reduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
+                                   MPI_SUM, MEASURE_ROOT, c->comm);
+    return request_call(c, "reduce", MPI_SUM, MEASURE_ROOT);
+}
+
+/* The buffer is the receive buffer (the root's holds the data). */
+static int call_bcast(const struct call *c)
+{
+    struct call b = *c;
+
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_bcast_with(c->spec, c->recvbuf, c->count, c->type, MEASURE_ROOT, c->comm);
+    b.sendbuf = MPI_IN_PLACE; /* veccoll_call's form of a broadcast */
+    return request_call(&b, "bcast", MPI_OP_NULL, MEASURE_ROOT);
+}
+
+static int call_reduce_scatter_block(const struct call *c)
+{
+    if (c->mode == MODE_BLOCKING)
+        return mpicoll_reduce_scatter_block_with(c->spec, c->sendbuf, c->recvbuf, c->count,
+                                                 c->type, MPI_SUM, c->comm);
+    return request_call(c, "reduce_scatter_block", MPI_SUM, -1);
+}
+
+/* ---- the checks (data only: the harness checks the guard) --------------- */
+
+static int check_allgather(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                           int rank, int nranks)
+{
+    (void)rank;
+    (void)t;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
+                return 0;
+    return 1;
+}
+
+/* Block r must be block `rank` of rank r's send buffer: its bytes at
+ * positions rank * bytes + i. */
+static int check_alltoall(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                          int rank, int nranks)
+{
+    (void)t;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, (size_t)rank * bytes + i))
+                return 0;
+    return 1;
+}
+
+static int check_allreduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                           int rank, int nranks)
+{
+    (void)rank;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, i)))
+            return 0;
+    return 1;
+}
+
+/* The root holds the sum (the receive buffer is insignificant elsewhere). */
+static int check_reduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                        int rank, int nranks)
+{
+    return rank != MEASURE_ROOT || check_allreduce(recvbuf, count, t, rank, nranks);
+}
+
+static int check_bcast(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                       int rank, int nranks)
+{
+    (void)rank;
+    (void)nranks;
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, value(t, MEASURE_ROOT, i)))
+            return 0;
+    return 1;
+}
+
+/* Block `rank` of the sum: elements rank * count + i of the vectors. */
+static int check_reduce_scatter_block(const unsigned char *recvbuf, size_t count,
+                                      const struct etype *t, int rank, int nranks)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!is(t, recvbuf, i, sum_over_ranks(t, nranks, (size_t)rank * count + i)))
+            return 0;
+    return 1;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+static const struct mcoll allgather = {
+    "allgather", call_allgather, check_allgather, 0, 1, 0, T_CHAR, IP_OWN_BLOCK,
+    "one rank's block",
+};
+static const struct mcoll alltoall = {
+    "alltoall", call_alltoall, check_alltoall, 1, 1, 0, T_CHAR, IP_WHOLE,
+    "the block one rank sends to one peer",
+};
+static const struct mcoll allreduce = {
+    "allreduce", call_allreduce, check_allreduce, 0, 0, 1, T_FLOAT, IP_WHOLE,
+    "the whole vector",
+};
+static const struct mcoll reduce = {
+    "reduce", call_reduce, check_reduce, 0, 0, 1, T_FLOAT, IP_ROOT,
+    "the whole vector (root 0)",
+};
+static const struct mcoll bcast = {
+    "bcast", call_bcast, check_bcast, 0, 0, 1, T_CHAR, IP_NONE, "the whole vector (root 0)",
+};
+static const struct mcoll reduce_scatter_block = {
+    "reduce_scatter_block", call_reduce_scatter_block, check_reduce_scatter_block, 1, 0, 1,
+    T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcount = n / p)",
+};
+
+const struct mcoll *const mcolls[] = {
+    &allgather, &alltoall, &allreduce, &reduce, &bcast, &reduce_scatter_block, NULL,
+};
+
+const struct mcoll *mcoll_find(const char *name)
+{
+    for (int i = 0; mcolls[i]; i++)
+        if (strcmp(mcolls[i]->name, name) == 0)
+            return mcolls[i];
+    return NULL;
+}
+
+int mcoll_has_inplace(const struct mcoll *c)
+{
+    return c->inplace != IP_NONE;
+}
+
+size_t mcoll_send_elems(const struct mcoll *c, int nranks, size_t count)
+{
+    return c->send_per_peer ? (size_t)nranks * count : count;
+}
+
+size_t mcoll_recv_elems(const struct mcoll *c, int nranks, size_t count)
+{
+    return c->recv_per_peer ? (size_t)nranks * count : count;
+}
+
+/* reduce_scatter_block's row is all p blocks of the vector. */
+static size_t row_blocks(const struct mcoll *c, int nranks)
+{
+    return c->vector && c->send_per_peer ? (size_t)nranks : 1;
+}
+
+size_t mcoll_row_bytes(const struct mcoll *c, const struct etype *t, int nranks, size_t count)
+{
+    return row_blocks(c, nranks) * count * t->size;
+}
+
+size_t mcoll_count_for(const struct mcoll *c, const struct etype *t, int nranks, size_t bytes)
+{
+    return bytes / t->size / row_blocks(c, nranks);
+}
