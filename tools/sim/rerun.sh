@@ -207,11 +207,14 @@ runs() {
     allgather-*-locality|allgather-*-bine) P=${1#allgather-}; P=${P%-*}
         echo "allgather --np 64,256 --platform $P -m 8,1K,64K -a bine,recursive_doubling,k_bruck:k=8,neighbor --builtins 3dmesh --timeout 900" ;;
     # pass 10: allgather recursive_multiplying (far peers first, k - 1 a
-    # step) against k_bruck and bine, at every np on flat and fat tree
+    # step) against k_bruck and bine, at every np on flat and fat tree (the
+    # torus and the dragonfly from 64 ranks, as pass 9), then auto under
+    # its rules
     allgather-*-recexch) P=${1#allgather-}; P=${P%-recexch}
-        echo "allgather --np 16,64,256 --platform $P -m 8,1K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 900" ;;
+        case $P in flat|fattree) N=16,64,256 ;; *) N=64,256 ;; esac
+        echo "allgather --np $N --platform $P -m 8,1K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 900" ;;
     allgather-*-recexch1024) P=${1#allgather-}; P=${P%-recexch1024}
-        echo "allgather --np 1024 --platform $P -m 8,1K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 1800" ;;
+        echo "allgather --np 1024 --platform $P -m 8,1K -a recursive_multiplying:k=4,recursive_multiplying:k=8 --builtins none --timeout 900" ;;
     allreduce-*-locality1024|allgather-*-locality1024|bcast-*-locality1024)
         C=${1%%-*}; P=${1#*-}; P=${P%-locality1024}
         case $C in
@@ -277,7 +280,8 @@ group() {
            for p in torus dragonfly; do
                echo allreduce-$p-locality allgather-$p-locality bcast-$p-locality reduce-$p-locality
            done ;;
-    pass10) for p in flat fattree; do echo allgather-$p-recexch allgather-$p-recexch1024; done ;;
+    pass10) for p in flat fattree torus dragonfly; do echo allgather-$p-recexch allgather-$p-recexch1024; done
+            for p in flat fattree; do echo allgather-$p-np16-64-auto allgather-$p-np256-1024-small-auto; done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10; do group $c; done ;;
     *) return 1 ;;
     esac

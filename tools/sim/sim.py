@@ -3,7 +3,7 @@
 
   tools/sim/sim.py run COLLECTIVE --np LIST --platform NAME [options]
   tools/sim/sim.py hostfile PLATFORM NP
-  tools/sim/sim.py table [--summary] CSV...
+  tools/sim/sim.py table [--summary | --newest COLL/ALGO ...] CSV...
   tools/sim/sim.py calibrate PLATFORM
   tools/sim/sim.py params PLATFORM
   tools/sim/sim.py builtins COLLECTIVE
@@ -45,7 +45,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from simreport import plot, report, summary, tables, write_csv
+from simreport import newest, plot, report, summary, tables, write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REDUCTION_ESIZE = 4            # bench and model: float vectors
@@ -442,6 +442,9 @@ def main():
     t = sub.add_parser("table", help="docs/scale.md's tables from CSV files of run --csv")
     t.add_argument("--summary", action="store_true",
                    help="only the ratios of the page's first tables (mpicoll/SimGrid, auto/mpicoll)")
+    t.add_argument("--newest", action="append", metavar="COLL/ALGO",
+                   help="instead, the newest algorithms' table: COLL/ALGO against mpicoll's"
+                        " fastest other and SimGrid's fastest at each point (repeatable)")
     t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
@@ -453,7 +456,14 @@ def main():
     args = ap.parse_args()
     try:
         if args.cmd == "table":
-            (summary if args.summary else tables)(args.csv, sys.stdout)
+            if args.newest:
+                new = {}
+                for spec in args.newest:
+                    coll, _, algo = spec.partition("/")
+                    new.setdefault(coll, []).append(algo)
+                newest(args.csv, new, sys.stdout)
+            else:
+                (summary if args.summary else tables)(args.csv, sys.stdout)
             return 0
         if args.cmd == "hostfile":
             sys.stdout.write(Platform(args.platform).hostfile(args.np))

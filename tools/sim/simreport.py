@@ -251,3 +251,40 @@ def summary(paths, out):
                 else:
                     au.append(auto[0]["status"] if auto else "-")    # timeout, failed
             out.write("| %s | %d | %s | %s |\n" % (coll, p, " | ".join(vs), " | ".join(au)))
+
+
+def newest(paths, new, out):
+    """docs/scale.md's table of the newest algorithms: at each point of the
+    CSV files where one of `new` ({collective: [algorithm spec, ...]}) ran
+    (8 B, 1 KiB, 64 KiB), its time against mpicoll's fastest other
+    algorithm (none of the new ones, with any parameters) and SimGrid's
+    fastest built-in run there."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += [r for r in csv.DictReader(f) if r["sim_us"]]
+    pts = {}
+    for r in rows:
+        pts.setdefault((r["collective"], r["platform"], int(r["np"]), int(r["bytes"])), []).append(r)
+    out.write("| collective | platform | np | size | new algorithm (us) | mpicoll's fastest other"
+              " (us; new / it) | SimGrid's fastest run there (us; new / it) |\n"
+              "|---|---|---:|---:|---|---|---|\n")
+    for key in sorted(pts, key=lambda k: (k[0], plat_order(k[1]), k[2], k[3])):
+        coll, plat, p, n = key
+        if coll not in new or n not in (8, 1024, 65536):
+            continue
+        mine = {r["algorithm"]: float(r["sim_us"]) for r in pts[key]
+                if r["kind"] == "mpicoll" and r["algorithm"] != "auto"}
+        theirs = {r["algorithm"]: float(r["sim_us"]) for r in pts[key] if r["kind"] == "simgrid"}
+        for a in new[coll]:
+            # the others: not a new algorithm, with any parameters
+            newnames = {b.split(":")[0] for b in new[coll]}
+            prev = {x: v for x, v in mine.items() if x.split(":")[0] not in newnames}
+            if a not in mine or not prev:
+                continue
+            pb = min(prev, key=prev.get)
+            gb = min(theirs, key=theirs.get) if theirs else None
+            out.write("| %s | %s | %d | %s | %s %.1f | %s %.1f (%.2f) | %s |\n" % (
+                coll, plat, p, {8: "8 B", 1024: "1 KiB", 65536: "64 KiB"}[n], a, mine[a], pb,
+                prev[pb], mine[a] / prev[pb],
+                "%s %.1f (%.2f)" % (gb, theirs[gb], mine[a] / theirs[gb]) if gb else "-"))
