@@ -15,7 +15,8 @@
 # and bine), pass8 (reduce's k-nomial tree with preposted
 # receives, alltoall's multi-port radix Bruck), pass9 (the newest algorithms
 # on the torus and the dragonfly; allgather bine), pass10 (allgather's
-# recursive_multiplying), or all. Each NAME
+# recursive_multiplying), pass11 (the torus and the dragonfly: SimGrid's
+# built-ins, reduce and 64 KiB at 1024 ranks), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -231,6 +232,29 @@ runs() {
         echo "bcast --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=8,scatter_allgather_rd --builtins none --timeout 900" ;;
     reduce-*-locality) P=${1#reduce-}; P=${P%-locality}
         echo "reduce --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=4,prepost=1,rabenseifner --builtins none --timeout 900" ;;
+    # pass 11: the torus and the dragonfly completed: SimGrid's built-ins
+    # (the three fastest on flat and the fat tree) at 64 to 1024 ranks,
+    # reduce at 1024, and 64 KiB at 1024
+    *-torus-builtins|*-dragonfly-builtins|*-torus-builtins1024|*-dragonfly-builtins1024)
+        C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        case $1 in *1024) N="1024 -m 8,1K" ;; *) N="64,256 -m 8,1K,64K" ;; esac
+        case $C in
+        allreduce) A=recursive_multiplying:k=4 B=mvapich2,rdb,rab_rdb ;;
+        allgather) A=recursive_multiplying:k=8 B=3dmesh,ompi_neighborexchange,rdb ;;
+        bcast) A=knomial:k=8 B=scatter_rdb_allgather,ompi,mvapich2_knomial_intra_node ;;
+        reduce) A=knomial:k=4,prepost=1 B=mvapich2,scatter_gather,mpich ;;
+        esac
+        echo "$C --np $N --platform $P -a $A --builtins $B --timeout 600" ;;
+    reduce-*-locality1024) P=${1#reduce-}; P=${P%-locality1024}
+        echo "reduce --np 1024 --platform $P -m 8,1K -a bine,binomial,knomial:k=4,prepost=1,rabenseifner --builtins none --timeout 900" ;;
+    *-*-locality1024-64K) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        case $C in
+        allreduce) A=recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner,swing_bandwidth ;;
+        allgather) A=bine,recursive_multiplying:k=8,neighbor ;;
+        bcast) A=bine,binomial,knomial:k=8,scatter_allgather_rd ;;
+        reduce) A=bine,binomial,knomial:k=4,prepost=1,rabenseifner ;;
+        esac
+        echo "$C --np 1024 --platform $P -m 64K -a $A --builtins none --timeout 1800" ;;
     *) return 1 ;;
     esac
 }
@@ -282,7 +306,11 @@ group() {
            done ;;
     pass10) for p in flat fattree torus dragonfly; do echo allgather-$p-recexch allgather-$p-recexch1024; done
             for p in flat fattree; do echo allgather-$p-np16-64-auto allgather-$p-np256-1024-small-auto; done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10; do group $c; done ;;
+    pass11) for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-builtins; done; done
+            echo reduce-torus-locality1024 reduce-dragonfly-locality1024
+            for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-builtins1024; done; done
+            for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-locality1024-64K; done; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11; do group $c; done ;;
     *) return 1 ;;
     esac
 }
