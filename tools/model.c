@@ -43,11 +43,13 @@ typedef struct model_opts {
     cost_params cp;
     int together;               /* --start together */
     int csv;
+    int group;                  /* --group: nodes a group, 0: no far_bytes column */
 } model_opts;
 
 typedef struct cost {
     size_t rounds, msgs;        /* max over ranks */
     double seconds;             /* the replay's */
+    size_t far_bytes;           /* sent between groups of --group nodes, all ranks */
 } cost;
 
 static void usage(FILE *f)
@@ -56,9 +58,10 @@ static void usage(FILE *f)
         "usage: mpicoll model COLLECTIVE --np P[,P...] --bytes B[,B...] [options]\n"
         "The cost model's time for every algorithm (or -a's) at each (np, bytes),\n"
         "from the plans of all ranks, and what the selection (MPICOLL_RULES, else the\n"
-        "built-in rules) would run. bytes: one rank's block for allgather and\n"
-        "alltoall, the whole vector for the reductions (float elements); K, M, G\n"
-        "suffixes are powers of 1024.\n"
+        "built-in rules) would run. bytes: one rank's block for allgather, alltoall\n"
+        "and reduce_scatter_block, the whole vector for allreduce and reduce, the\n"
+        "buffer for bcast (reductions: float elements); K, M, G suffixes are powers\n"
+        "of 1024.\n"
         "  -a LIST              algorithms (NAME[:p=v,...]), comma-separated (default all)\n"
         "  --params FILE        the machine's parameters (`mpicoll calibrate`; default:\n"
         "                       platforms/flat.xml's network, docs/selection.md)\n"
@@ -67,6 +70,9 @@ static void usage(FILE *f)
         "                       barrier and the call, the slowest rank's time from its\n"
         "                       own exit of the barrier (default); together: all ranks\n"
         "                       start at 0, the last one's finish\n"
+        "  --group G            groups of G consecutive nodes (a fat tree's leaf, a\n"
+        "                       dragonfly's group): also the bytes all ranks' plans send\n"
+        "                       from one group to another (column far_bytes)\n"
         "  --csv                one CSV line per (np, bytes, algorithm), then 'auto'\n");
 }
 
@@ -91,6 +97,17 @@ static int parse_list(const char *s, long *v, int *n, long lo)
     }
     free(copy);
     return rc || *n == 0 ? -1 : 0;
+}
+
+/* One number from 1 to 2^20 into *x. */
+static int parse_one(const char *s, int *x)
+{
+    long v[MAX_LIST];
+    int n;
+    if (parse_list(s, v, &n, 1) || n != 1 || v[0] > 1 << 20)
+        return -1;
+    *x = (int)v[0];
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, model_opts *o)
@@ -132,12 +149,11 @@ static int parse_args(int argc, char **argv, model_opts *o)
                 return -1;
             }
         }
-        else if (strcmp(k, "--ranks-per-node") == 0) {
-            long n;
-            int cnt;
-            bad = parse_list(v, &n, &cnt, 1) || cnt != 1 || n > 1 << 20;
-            o->ranks_per_node = bad ? 1 : (int)n;
-        } else {
+        else if (strcmp(k, "--group") == 0)
+            bad = parse_one(v, &o->group);
+        else if (strcmp(k, "--ranks-per-node") == 0)
+            bad = parse_one(v, &o->ranks_per_node);
+        else {
             fprintf(stderr, "mpicoll model: unknown option '%s'\n", k);
             return -1;
         }
@@ -171,6 +187,11 @@ static int model_cost(const model_opts *o, const coll_algo *a, const int *params
         if (plan_build(&plans[built], a->build, &pa))
             goto out;
         plan_count(&plans[built], &st);
+        for (size_t i = 0; o->group > 0 && i < plans[built].nops; i++) {
+            const plan_op *op = &plans[built].ops[i];
+            if (op->kind == OP_SEND && node_of[built] / o->group != node_of[op->peer] / o->group)
+                out->far_bytes += op->bytes;
+        }
         if (st.rounds > out->rounds)
             out->rounds = st.rounds;
         if (st.msgs > out->msgs)
@@ -198,12 +219,15 @@ static void print_row(const model_opts *o, int p, size_t bytes, const char *name
     /* a spec with several parameters has commas: quoted in CSV */
 #define Q(s) strchr(s, ',') ? "\"" : "", s, strchr(s, ',') ? "\"" : ""
     if (o->csv)
-        printf("%s,%d,%zu,%s%s%s,%s%s%s,%zu,%zu,%.4f\n", o->c->name, p, bytes, Q(name), Q(runs),
+        printf("%s,%d,%zu,%s%s%s,%s%s%s,%zu,%zu,%.4f", o->c->name, p, bytes, Q(name), Q(runs),
                k->rounds, k->msgs, k->seconds * 1e6);
 #undef Q
     else
-        printf("%6d %10zu  %-*s %-*s %7zu %8zu %12.2f\n", p, bytes, o->width, name, o->width,
+        printf("%6d %10zu  %-*s %-*s %7zu %8zu %12.2f", p, bytes, o->width, name, o->width,
                runs, k->rounds, k->msgs, k->seconds * 1e6);
+    if (o->group > 0)
+        printf(o->csv ? ",%zu" : " %12zu", k->far_bytes);
+    printf("\n");
 }
 
 /* A row for native, which has no plan to model: dashes, and the reason
@@ -305,12 +329,14 @@ int mpicoll_cli_model(int argc, char **argv)
     }
     o.width = spec_width(o.c);
     if (o.csv)
-        printf("collective,np,bytes,algorithm,runs,rounds,msgs,model_us\n");
+        printf("collective,np,bytes,algorithm,runs,rounds,msgs,model_us%s\n",
+               o.group > 0 ? ",far_bytes" : "");
     else
         printf("# %s: all ranks' plans replayed (net: %.3g s latency, %.3g s/B, %.3g s per message"
-               " sent, %.3g received)\n%6s %10s  %-*s %-*s %7s %8s %12s\n", o.c->name,
+               " sent, %.3g received)\n%6s %10s  %-*s %-*s %7s %8s %12s%s\n", o.c->name,
                o.cp.net.latency, o.cp.net.beta, o.cp.net.send_overhead, o.cp.net.recv_overhead,
-               "np", "bytes", o.width, "algorithm", o.width, "runs", "rounds", "msgs", "model_us");
+               "np", "bytes", o.width, "algorithm", o.width, "runs", "rounds", "msgs", "model_us",
+               o.group > 0 ? "    far_bytes" : "");
     int rc = 0;
     for (int i = 0; i < o.nnp && rc == 0; i++) {
         int p = (int)o.np[i];
