@@ -281,7 +281,15 @@ check(sys.argv[1], r"  name ", ["name", "alias", "restriction", "fallback", "par
 check(sys.argv[2], r" +np +bytes ", ["algorithm", "runs"],
       ["np", "bytes", "rounds", "msgs", "model_us"])
 EOF
-  echo "mpicoll: --help of list, check, show, model; list and model columns in line"
+  # --group: the bytes between groups of 2 ranks at 4 ranks, 8 B blocks: the
+  # ring crosses 1->2 and 3->0 in each of its 3 steps (48 B); recursive
+  # doubling only in its second step, 2 blocks each way for all 4 (64 B)
+  "$mpicoll" model allgather --np 4 --bytes 8 --group 2 -a ring,recursive_doubling --csv \
+    > "$dir/far" || fail "model --group"
+  grep -q '^allgather,4,8,ring,ring,3,3,[0-9.]*,48$' "$dir/far" &&
+    grep -q '^allgather,4,8,recursive_doubling,recursive_doubling,2,2,[0-9.]*,64$' "$dir/far" ||
+    { show "$dir/far"; fail "model --group: far_bytes"; }
+  echo "mpicoll: --help of list, check, show, model; list and model columns in line; far bytes"
   ;;
 tune)
   launch 3 "$mpicoll" tune -o "$dir/r.txt" "${short[@]}" allgather alltoall > "$dir/out" \
