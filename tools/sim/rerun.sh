@@ -16,7 +16,8 @@
 # receives, alltoall's multi-port radix Bruck), pass9 (the newest algorithms
 # on the torus and the dragonfly; allgather bine), pass10 (allgather's
 # recursive_multiplying), pass11 (the torus and the dragonfly: SimGrid's
-# built-ins, reduce and 64 KiB at 1024 ranks), or all. Each NAME
+# built-ins, reduce and 64 KiB at 1024 ranks), pass12 (reduce_scatter_block
+# on the four networks), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -255,6 +256,15 @@ runs() {
         reduce) A=bine,binomial,knomial:k=4,prepost=1,rabenseifner ;;
         esac
         echo "$C --np 1024 --platform $P -m 64K -a $A --builtins none --timeout 1800" ;;
+    # pass 12: reduce_scatter_block (sizes: one rank's block), its new
+    # algorithms against the classic ones and SimGrid's built-ins
+    reduce_scatter_block-*-np16-64) P=${1#reduce_scatter_block-}; P=${P%-np16-64}
+        case $P in flat|fattree) N=16,64 ;; *) N=64 ;; esac
+        echo "reduce_scatter_block --np $N --platform $P -m 8,1K,64K,1M -a all --builtins all --timeout 600" ;;
+    reduce_scatter_block-*-np256) P=${1#reduce_scatter_block-}; P=${P%-np256}
+        echo "reduce_scatter_block --np 256 --platform $P -m 8,1K,64K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine,ring --builtins ompi,mpich_rdb,mvapich2,ompi_ring,mpich_pair --timeout 900" ;;
+    reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
+        echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
     *) return 1 ;;
     esac
 }
@@ -310,7 +320,10 @@ group() {
             echo reduce-torus-locality1024 reduce-dragonfly-locality1024
             for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-builtins1024; done; done
             for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-locality1024-64K; done; done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11; do group $c; done ;;
+    pass12) for p in flat fattree torus dragonfly; do
+                echo reduce_scatter_block-$p-np16-64 reduce_scatter_block-$p-np256 reduce_scatter_block-$p-np1024
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12; do group $c; done ;;
     *) return 1 ;;
     esac
 }

@@ -49,7 +49,13 @@ from simreport import newest, plot, report, summary, tables, write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REDUCTION_ESIZE = 4            # bench and model: float vectors
-COLLECTIVES = ("allgather", "alltoall", "allreduce", "reduce", "bcast")
+COLLECTIVES = ("allgather", "alltoall", "allreduce", "reduce", "bcast", "reduce_scatter_block")
+# SimGrid's selector where its name differs (MPI_Reduce_scatter_block runs
+# its reduce_scatter algorithms with equal counts)
+SIMGRID_NAME = {"reduce_scatter_block": "reduce_scatter"}
+# Sizes are one rank's block for these (as `mpicoll model`), the whole
+# vector or buffer for the others
+BLOCKED = ("allgather", "alltoall", "reduce_scatter_block")
 SHARED_THRESH = 1 << 20        # mallocs of 1 MiB and more are shared in shared mode
 SHARED_BLOCK = 1 << 30         # one mapping per GiB (vm.max_map_count is 65530)
 BASE_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/barrier:ompi_bruck"]
@@ -255,7 +261,7 @@ def params(runner):
 def builtin_names(runner, coll):
     """SimGrid's algorithms for coll, from its own error message."""
     _, _, err, _ = runner.smpirun(2, [os.path.join(runner.build, "sim-pingpong"), "1"],
-                                  cfgs=["--cfg=smpi/%s:?" % coll])
+                                  cfgs=["--cfg=smpi/%s:?" % SIMGRID_NAME.get(coll, coll)])
     m = re.findall(r"Valid algorithms: ([^.]*)\.", err)
     if not m:
         raise Fail("could not list SimGrid's %s algorithms" % coll)
@@ -269,14 +275,15 @@ def lower_bound(coll, p, n, alpha, beta):
     if p == 1:
         return 0.0
     lat = math.ceil(math.log2(p)) * alpha
-    data = {"allgather": (p - 1) * n, "alltoall": (p - 1) * n,
+    data = {"allgather": (p - 1) * n, "alltoall": (p - 1) * n, "reduce_scatter_block": (p - 1) * n,
             "allreduce": 2 * (p - 1) / p * n, "reduce": (p - 1) / p * n, "bcast": n}[coll]
     return lat + data * beta
 
 
 def mem_per_rank(coll, p, n):
     """Bytes one rank's buffers take at most (send, receive, scratch)."""
-    return {"allgather": n + 2 * p * n, "alltoall": 3 * p * n}.get(coll, 4 * n)
+    return {"allgather": n + 2 * p * n, "alltoall": 3 * p * n,
+            "reduce_scatter_block": 3 * p * n}.get(coll, 4 * n)
 
 
 def bench(runner, coll, p, sizes, algo, builtin, shared):
@@ -284,7 +291,9 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
     native with SimGrid's built-in `builtin`) at every size. Returns
     ({bytes: (us or None, status)}, wall)."""
     vector = coll not in ("allgather", "alltoall")
-    counts = [n // REDUCTION_ESIZE if vector else n for n in sizes]
+    # bench's reduce_scatter_block size is the whole vector: p blocks
+    per = p if coll == "reduce_scatter_block" else 1
+    counts = [per * n // REDUCTION_ESIZE if vector else n for n in sizes]
     prog = [os.path.join(runner.build, "mpicoll"), "bench", coll, "--format", "csv", "-i", "1",
             "-x", "0", "-a", algo or "native", "--counts", ",".join(str(c) for c in counts)]
     if vector:
@@ -296,7 +305,7 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
     # whole run. Outside the timed region, so the times do not change.
     cfgs = [] if builtin and coll == "allgather" else ["--cfg=smpi/allgather:bruck"]
     if builtin:
-        cfgs.append("--cfg=smpi/%s:%s" % (coll, builtin))
+        cfgs.append("--cfg=smpi/%s:%s" % (SIMGRID_NAME.get(coll, coll), builtin))
     if shared:
         cfgs += ["--cfg=smpi/auto-shared-malloc-thresh:%d" % SHARED_THRESH,
                  "--cfg=smpi/shared-malloc-blocksize:%d" % SHARED_BLOCK]
@@ -314,7 +323,7 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
         ok = row["valid"].strip() == "1"
         us = float(row["median_us"]) if ok else None
         # a fallback's result is validated too: "ran X" only when it is right
-        res[int(row["bytes"])] = ((None, "INVALID") if not ok else
+        res[int(row["bytes"]) // per] = ((None, "INVALID") if not ok else
                                   (None, "ran " + fallback.group(1)) if fallback else
                                   (us, "unchecked" if shared else "ok"))
     why = "timeout" if rc is None else "failed" if rc != 0 else "missing"

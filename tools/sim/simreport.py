@@ -231,7 +231,7 @@ def summary(paths, out):
     hdr = " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
     for plat in sorted({r["platform"] for r in rows}, key=plat_order):
         out.write("\n%s: fastest mpicoll / fastest SimGrid built-in, and auto / fastest mpicoll,"
-                  " per block (allgather, alltoall), vector (allreduce, reduce) or buffer (bcast) size\n\n" % plat)
+                  " per block (allgather, alltoall, reduce_scatter_block), vector (allreduce, reduce) or buffer (bcast) size\n\n" % plat)
         out.write("| collective | np | mpicoll/SimGrid %s | auto/mpicoll %s |\n" % (hdr, hdr))
         out.write("|---|---:|%s\n" % ("---:|" * 2 * len(sizes)))
         for coll, p in sorted({(r["collective"], int(r["np"])) for r in rows if r["platform"] == plat}):
