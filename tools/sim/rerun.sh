@@ -17,7 +17,8 @@
 # on the torus and the dragonfly; allgather bine), pass10 (allgather's
 # recursive_multiplying), pass11 (the torus and the dragonfly: SimGrid's
 # built-ins, reduce and 64 KiB at 1024 ranks), pass12 (reduce_scatter_block
-# on the four networks), or all. Each NAME
+# on the four networks), pass13 (allreduce's recursive_multiplying with its
+# messages in rotated order), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
@@ -323,7 +324,18 @@ group() {
     pass12) for p in flat fattree torus dragonfly; do
                 echo reduce_scatter_block-$p-np16-64 reduce_scatter_block-$p-np256 reduce_scatter_block-$p-np1024
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12; do group $c; done ;;
+    pass13) # allreduce's recursive_multiplying once each member's i-th message goes i
+            # digits up (every run with it, or with auto below 8 KiB, again)
+            echo allreduce-flat-radix1k
+            for p in flat fattree; do
+                echo allreduce-$p-radix4 allreduce-$p-swing allreduce-$p-np16-64-auto \
+                     allreduce-$p-np256-1024-small-auto
+            done
+            for p in torus dragonfly; do
+                echo allreduce-$p-locality allreduce-$p-locality1024 allreduce-$p-builtins \
+                     allreduce-$p-builtins1024 allreduce-$p-locality1024-64K
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13; do group $c; done ;;
     *) return 1 ;;
     esac
 }

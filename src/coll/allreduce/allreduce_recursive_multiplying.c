@@ -51,12 +51,14 @@ void allreduce_recursive_multiplying(plan *pl, const plan_args *a)
             const long long base = nr - digit * d;
             /* TMP: the other members' vectors in digit order, k - 1 slots */
 #define SLOT(j) ((size_t)((j) < digit ? (j) : (j) - 1) * bytes)
-            for (int j = 0; j < k; j++) {
-                if (j == digit)
-                    continue;
-                const int peer = pat_fold_real_k((int)(base + j * d), rem, k);
-                plan_send(pl, BUF_RECV, 0, bytes, peer);
-                plan_recv(pl, BUF_TMP, SLOT(j), bytes, peer);
+            /* the i-th message to member digit + i, from member digit - i:
+             * each member gets its messages one by one, not all first or
+             * all last (the reductions below keep their order) */
+            for (int i = 1; i < k; i++) {
+                const int to = (digit + i) % k, from = (digit - i + k) % k;
+                plan_send(pl, BUF_RECV, 0, bytes, pat_fold_real_k((int)(base + to * d), rem, k));
+                plan_recv(pl, BUF_TMP, SLOT(from), bytes,
+                          pat_fold_real_k((int)(base + from * d), rem, k));
             }
             /* from the top digit down: in TMP until our own digit, then in
              * RECV, each lower part joining on the left */

@@ -65,13 +65,15 @@ void reduce_scatter_block_recursive_multiplying(plan *pl, const plan_args *a)
             /* TMP after the vector: the other members' copies of our part */
 #define SLOT(j) (all + (size_t)((j) < digit ? (j) : (j) - 1) * kb)
             plan_need_tmp(pl, all + (size_t)(k - 1) * kb);
-            for (int j = 0; j < k; j++) {
-                if (j == digit)
-                    continue;
-                const int peer = pat_fold_real_k((int)(base + j * d), rem, k);
-                const size_t gf = NEWOFF(lo + j * d);
-                plan_send(pl, BUF_TMP, gf, NEWOFF(lo + (j + 1) * d) - gf, peer);
-                plan_recv(pl, BUF_TMP, SLOT(j), kb, peer);
+            /* the i-th message to member digit + i, from member digit - i:
+             * each member gets its parts one by one, not all first or all
+             * last (the reductions below keep their order) */
+            for (int i = 1; i < k; i++) {
+                const int to = (digit + i) % k, from = (digit - i + k) % k;
+                const size_t gf = NEWOFF(lo + to * d);
+                plan_send(pl, BUF_TMP, gf, NEWOFF(lo + (to + 1) * d) - gf,
+                          pat_fold_real_k((int)(base + to * d), rem, k));
+                plan_recv(pl, BUF_TMP, SLOT(from), kb, pat_fold_real_k((int)(base + from * d), rem, k));
             }
             for (int j = 0; j < k; j++)
                 if (j != digit)
