@@ -171,9 +171,13 @@ static void test_openmpi_tree(void)
     }
     /* across nodes from 16 ranks: the fastest under SMPI (docs/scale.md) */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } m[] = {
-        { "allgather", 16, 8, "k_bruck:k=4" }, { "allgather", 31, 8191, "k_bruck:k=4" },
-        { "allgather", 64, 8, "k_bruck:k=8" }, { "allgather", 1024, 767, "k_bruck:k=8" },
-        { "allgather", 1024, 8191, "bine" }, { "allgather", 128, 768, "bine" },
+        { "allgather", 16, 8, "recursive_multiplying:k=4" },
+        { "allgather", 30, 8191, "recursive_multiplying:k=4" },
+        { "allgather", 64, 8, "recursive_multiplying:k=8" },
+        { "allgather", 1024, 8191, "recursive_multiplying:k=8" },
+        { "allgather", 100, 768, "recursive_multiplying:k=8" },
+        /* a prime factor above 7: the fallback, with the rule's k */
+        { "allgather", 31, 8191, "k_bruck:k=4" }, { "allgather", 1025, 8, "k_bruck:k=8" },
         { "allgather", 127, 1024, "k_bruck:k=8" },
         { "allgather", 64, 8192, "neighbor" }, { "allgather", 33, 1 << 20, "ring" },
         { "allreduce", 16, 8, "recursive_multiplying:k=4" },
