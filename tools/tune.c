@@ -17,13 +17,11 @@
 #include "tune_options.h"
 #include "tune_plans.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -341,51 +339,22 @@ static void write_header(FILE *f, const struct tune_options *opt, int argc, char
         opt->min_bytes, opt->max_bytes, 100 * TC_NOISE_REL, TC_NOISE_US);
 }
 
-/* Writes the whole file to a temporary file beside `path`, then renames
- * it over path. 0, or -1 with a message. */
-static int write_file(const char *path, const struct tune_options *opt, const struct table *tbs,
-                      int ntbs, int argc, char **argv, int nranks)
+/* The rules file's contents (tune_write_file's body). */
+struct file_args {
+    const struct tune_options *opt;
+    const struct table *tbs;
+    int ntbs, argc, nranks;
+    char **argv;
+};
+
+static int file_body(FILE *f, void *arg)
 {
-    char tmp[PATH_MAX];
-    int fd, rc = -1;
-    FILE *f = NULL;
-
-    mode_t mask = umask(0);
-
-    umask(mask);
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
-        fprintf(stderr, "mpicoll " CMD ": %s: path too long\n", path);
-        return -1;
-    }
-    fd = mkstemp(tmp);
-    if (fd >= 0)
-        f = fdopen(fd, "w");
-    if (f == NULL) {
-        fprintf(stderr, "mpicoll " CMD ": cannot create %s: %s\n", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        goto out;
-    }
-    write_header(f, opt, argc, argv, nranks);
-    for (int i = 0; i < ntbs && rc == -1; i++)
-        if (write_rules(f, &tbs[i]) != 0)
-            rc = -2;
-    if (rc == -2 || fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp,
-                rc == -2 ? "out of memory" : strerror(errno));
-        rc = -1;
-        fclose(f);
-        goto out;
-    }
-    if (fclose(f) != 0 || chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", path, strerror(errno));
-        goto out;
-    }
-    rc = 0;
-out:
-    if (rc != 0)
-        unlink(tmp);
-    return rc;
+    const struct file_args *x = arg;
+    write_header(f, x->opt, x->argc, x->argv, x->nranks);
+    for (int i = 0; i < x->ntbs; i++)
+        if (write_rules(f, &x->tbs[i]) != 0)
+            return -1;
+    return 0;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -440,7 +409,8 @@ static int tune(int argc, char **argv, int rank, int nranks)
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, world);
     if (rank == 0 && !ok)
         fprintf(stderr, "mpicoll " CMD ": out of memory; %s not written\n", opt.output);
-    if (rank == 0 && ok && write_file(opt.output, &opt, tbs, ntbs, argc, argv, nranks) != 0)
+    struct file_args fa = { &opt, tbs, ntbs, argc, nranks, argv };
+    if (rank == 0 && ok && tune_write_file(opt.output, file_body, &fa) != 0)
         ok = 0;
     if (rank == 0 && ok)
         fprintf(stderr, "mpicoll " CMD ": wrote %s%s\n", opt.output,

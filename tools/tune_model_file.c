@@ -11,13 +11,11 @@
 #include "core/runtime.h"
 #include "tune_options.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,50 +161,30 @@ static void write_header(FILE *f, const struct mopts *o, int argc, char **argv)
             "#   margin's range.\n", 100 * MODEL_TIE);
 }
 
-/* The file, written whole to a temporary file beside path, renamed over
- * it. 0, or -1 with a message. */
+struct file_args {
+    const struct mopts *o;
+    const struct mtable *tbs;
+    int argc;
+    char **argv;
+};
+
+/* The rules file's contents (tune_write_file's body). */
+static int file_body(FILE *f, void *arg)
+{
+    const struct file_args *x = arg;
+    const struct mopts *o = x->o;
+    write_header(f, o, x->argc, x->argv);
+    for (int i = 0; i < o->ncolls; i++)
+        for (int q = 0; q < o->nnps; q++)
+            if (write_rules(f, o, &x->tbs[i * o->nnps + q],
+                            q + 1 < o->nnps ? o->nps[q + 1] - 1 : -1) != 0)
+                return -1;
+    return 0;
+}
+
 int tune_model_write_file(const struct mopts *o, const struct mtable *tbs, int argc,
                           char **argv)
 {
-    char tmp[PATH_MAX];
-    mode_t mask = umask(0);
-    int fd, rc = -1;
-    FILE *f = NULL;
-
-    umask(mask);
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output) >= (int)sizeof tmp) {
-        fprintf(stderr, "mpicoll " CMD ": %s: path too long\n", o->output);
-        return -1;
-    }
-    fd = mkstemp(tmp);
-    if (fd >= 0)
-        f = fdopen(fd, "w");
-    if (f == NULL) {
-        fprintf(stderr, "mpicoll " CMD ": cannot create %s: %s\n", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        goto out;
-    }
-    write_header(f, o, argc, argv);
-    for (int i = 0; i < o->ncolls; i++)
-        for (int q = 0; q < o->nnps && rc == -1; q++)
-            if (write_rules(f, o, &tbs[i * o->nnps + q],
-                            q + 1 < o->nnps ? o->nps[q + 1] - 1 : -1) != 0)
-                rc = -2;
-    if (rc == -2 || fflush(f) != 0 || ferror(f)) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp,
-                rc == -2 ? "out of memory" : strerror(errno));
-        rc = -1;
-        fclose(f);
-        goto out;
-    }
-    if (fclose(f) != 0 || chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, o->output) != 0) {
-        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", o->output, strerror(errno));
-        goto out;
-    }
-    rc = 0;
-out:
-    if (rc != 0)
-        unlink(tmp);
-    return rc;
+    struct file_args fa = { o, tbs, argc, argv };
+    return tune_write_file(o->output, file_body, &fa);
 }

@@ -8,10 +8,12 @@
 
 #include "options.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_OUTPUT "mpicoll.rules"
@@ -184,6 +186,47 @@ int tune_output_writable(const char *path)
     else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     return access(dir, W_OK | X_OK) == 0;
+}
+
+int tune_write_file(const char *path, int (*body)(FILE *f, void *arg), void *arg)
+{
+    char tmp[PATH_MAX];
+    mode_t mask = umask(0);
+    int fd, rc = -1;
+    FILE *f = NULL;
+
+    umask(mask);
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "mpicoll " CMD ": %s: path too long\n", path);
+        return -1;
+    }
+    fd = mkstemp(tmp);
+    if (fd >= 0)
+        f = fdopen(fd, "w");
+    if (f == NULL) {
+        fprintf(stderr, "mpicoll " CMD ": cannot create %s: %s\n", tmp, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        goto out;
+    }
+    if (body(f, arg) != 0)
+        rc = -2;
+    if (rc == -2 || fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
+        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", tmp,
+                rc == -2 ? "out of memory" : strerror(errno));
+        rc = -1;
+        fclose(f);
+        goto out;
+    }
+    if (fclose(f) != 0 || chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "mpicoll " CMD ": cannot write %s: %s\n", path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
 }
 
 struct counts tune_counts(const struct tune_options *opt)

@@ -44,6 +44,12 @@ struct counts tune_counts(const struct tune_options *opt);
  * before anything is measured or predicted). */
 int tune_output_writable(const char *path);
 
+/* Writes the rules file `path` whole: body(f, arg) into a temporary file
+ * beside it, flushed to disk, then renamed over it (made as an ordinary
+ * file under the umask). body returns 0, or -1 when out of memory. 0, or
+ * -1 with a message. */
+int tune_write_file(const char *path, int (*body)(FILE *f, void *arg), void *arg);
+
 /* Adds the collective `name` to colls[0..*ncolls) (max entries) once; an
  * unknown name or too many: the message (on rank 0) and EXIT_USAGE. */
 int tune_add_collective(const char *name, const struct mcoll **colls, int *ncolls, int max,
