@@ -161,29 +161,31 @@ static int call_reduce_scatter_block(const struct call *c)
 
 /* ---- the checks (data only: the harness checks the guard) --------------- */
 
+/* Block r of the receive buffer must be rank r's send bytes from `first`
+ * on: its pattern at positions first + i. */
+static int check_blocks(const unsigned char *recvbuf, size_t bytes, int nranks, size_t first)
+{
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < bytes; i++)
+            if (recvbuf[(size_t)r * bytes + i] != pattern(r, first + i))
+                return 0;
+    return 1;
+}
+
 static int check_allgather(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
                            int rank, int nranks)
 {
     (void)rank;
     (void)t;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < bytes; i++)
-            if (recvbuf[(size_t)r * bytes + i] != pattern(r, i))
-                return 0;
-    return 1;
+    return check_blocks(recvbuf, bytes, nranks, 0);
 }
 
-/* Block r must be block `rank` of rank r's send buffer: its bytes at
- * positions rank * bytes + i. */
+/* Block r must be block `rank` of rank r's send buffer. */
 static int check_alltoall(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
                           int rank, int nranks)
 {
     (void)t;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < bytes; i++)
-            if (recvbuf[(size_t)r * bytes + i] != pattern(r, (size_t)rank * bytes + i))
-                return 0;
-    return 1;
+    return check_blocks(recvbuf, bytes, nranks, (size_t)rank * bytes);
 }
 
 static int check_allreduce(const unsigned char *recvbuf, size_t count, const struct etype *t,
