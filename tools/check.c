@@ -288,6 +288,8 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
            last.worst.copy_bytes);
     if (last.worst.syncs)
         printf(" barriers=%zu", last.worst.syncs);
+    if (last.worst.pulls)
+        printf(" pulls=%zu", last.worst.pulls);
     if (c->reduction)
         printf(" reduced=%zun", last.worst.reduce_bytes);
     char unit[64] = "block bytes";
@@ -455,6 +457,10 @@ static void print_rounds(const coll_desc *c, const coll_algo *a, const int *para
                     printf(" ->%d(%zu)", op->peer, op->bytes);
                 else if (op->kind == OP_RECV)
                     printf(" <-%d(%zu)", op->peer, op->bytes);
+                else if (op->kind == OP_PUBLISH)
+                    printf(" publish");
+                else if (op->kind == OP_PULL)
+                    printf(" pull<-%d(%zu)", op->peer, op->bytes);
                 else
                     printf(" copy(%zu)", op->bytes);
             }

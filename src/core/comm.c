@@ -567,12 +567,25 @@ static int ready_plan_make(comm_state *st, const choice *ch, plan_args *a, ready
     return rc;
 }
 
+/* A shared-memory algorithm's single copy (its parameter `cma`) off when
+ * the node's kernel refuses cross-memory attach (shm_cma, the same on all
+ * the node's ranks): the two-copy plan, on every rank alike. */
+static void cma_fallback(const comm_state *st, const coll_algo *algo, int *param)
+{
+    if (!st->shm || shm_cma(st->shm))
+        return;
+    for (int k = 0; k < coll_algo_nparams(algo); k++)
+        if (strcmp(algo->params[k].name, "cma") == 0)
+            param[k] = 0;
+}
+
 static int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
                            const ready_plan **rp, ready_plan *own)
 {
     a.p = st->size;
     a.rank = st->rank;
     memcpy(a.param, ch->params, sizeof a.param);
+    cma_fallback(st, ch->algo, a.param);
     a.node_of = NULL;
     if (own) {
         int rc = ready_plan_make(st, ch, &a, own);
@@ -654,6 +667,7 @@ static int request_shm_need(comm_state *st, const choice *ch, plan_args a, const
         ;
     a.p = st->size;
     memcpy(a.param, ch->params, sizeof a.param);
+    cma_fallback(st, ch->algo, a.param);
     a.node_of = st->node_of;
     plan pl;
     if (plan_build(&pl, ch->algo->build, &a))

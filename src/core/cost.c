@@ -23,7 +23,9 @@
  *     data wait for the receive);
  *   - the receiver pays o_r per message, in order of arrival;
  *   - then the round's copies and reductions run: copy and reduce seconds
- *     per byte.
+ *     per byte; a copy from a peer's buffer (plan_pull, one system call)
+ *     costs node.latency more than a local copy, a record (plan_publish)
+ *     nothing.
  *
  * Two ranks of one node use the `node` link, others the `net` link; a
  * node's barrier costs node.latency per step of a dissemination barrier.
@@ -495,6 +497,8 @@ static int finish_round(replay *r, int q)
         const plan_op *op = &pl->ops[k];
         if (op->kind == OP_COPY)
             t += r->cp->copy * (double)op->bytes;
+        else if (op->kind == OP_PULL)
+            t += r->cp->node.latency + r->cp->copy * (double)op->bytes;
         else if (op->kind == OP_REDUCE)
             t += r->cp->reduce * (double)op->bytes;
     }

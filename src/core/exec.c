@@ -210,15 +210,21 @@ static int local_ops(exec_state *x)
 {
     const plan_op *ops = x->pl->ops + x->pl->rounds[x->round].first;
     for (size_t i = 0; i < x->pl->rounds[x->round].nops; i++) {
-        char *src = (char *)x->bufs[ops[i].buf] + ops[i].off;
-        char *dst = (char *)x->bufs[ops[i].dst_buf] + ops[i].dst_off;
-        if (ops[i].kind == OP_COPY) {
-            memmove(dst, src, ops[i].bytes);
-        } else if (ops[i].kind == OP_REDUCE) {
-            int rc = reduce(&ops[i], src, dst, x->red);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
+        const plan_op *op = &ops[i];
+        if (op->kind == OP_SEND || op->kind == OP_RECV)
+            continue;
+        char *dst = (char *)x->bufs[op->dst_buf] + op->dst_off;
+        int rc = MPI_SUCCESS;
+        if (op->kind == OP_COPY)
+            memmove(dst, (char *)x->bufs[op->buf] + op->off, op->bytes);
+        else if (op->kind == OP_REDUCE)
+            rc = reduce(op, (char *)x->bufs[op->buf] + op->off, dst, x->red);
+        else if (op->kind == OP_PUBLISH)
+            shm_publish(dst, x->bufs);
+        else if (op->kind == OP_PULL)
+            rc = shm_pull((char *)x->bufs[BUF_SHM] + op->pub, op->buf, op->off, dst, op->bytes);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return MPI_SUCCESS;
 }

@@ -74,6 +74,25 @@ void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_of
     push(pl, &op);
 }
 
+void plan_publish(plan *pl, size_t off)
+{
+    plan_op op = { .kind = OP_PUBLISH, .buf = BUF_SHM, .dst_buf = BUF_SHM, .peer = -1,
+                   .off = off, .dst_off = off, .bytes = PLAN_PUB_BYTES };
+    push(pl, &op);
+}
+
+void plan_pull(plan *pl, int peer, size_t pub, int src_buf, size_t src_off, int dst_buf,
+               size_t dst_off, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    plan_op op = { .kind = OP_PULL, .buf = (uint8_t)src_buf, .dst_buf = (uint8_t)dst_buf,
+                   .peer = peer, .off = src_off, .dst_off = dst_off, .bytes = bytes,
+                   .pub = pub };
+    push(pl, &op);
+    pl->npulls += !pl->err;
+}
+
 static void seg_begin(plan *pl, int kind, int buf, int peer)
 {
     plan_op op = { .kind = (uint8_t)kind, .buf = (uint8_t)buf, .peer = peer,
@@ -220,7 +239,10 @@ void plan_count(const plan *pl, plan_stats *st)
                 br += op->bytes;
             } else if (op->kind == OP_COPY) {
                 st->copy_bytes += op->bytes;
-            } else {
+            } else if (op->kind == OP_PULL) {
+                st->copy_bytes += op->bytes;
+                st->pulls++;
+            } else if (op->kind == OP_REDUCE) {
                 st->reduce_bytes += op->bytes;
             }
         }
@@ -241,7 +263,8 @@ static int same_ops(const plan *x, const plan *y)
 
         if (a->kind != b->kind || a->buf != b->buf || a->dst_buf != b->dst_buf
             || a->after != b->after || a->peer != b->peer || a->off != b->off
-            || a->dst_off != b->dst_off || a->bytes != b->bytes || a->nseg != b->nseg)
+            || a->dst_off != b->dst_off || a->bytes != b->bytes || a->nseg != b->nseg
+            || a->pub != b->pub)
             return 0;
     }
     for (size_t i = 0; i < x->nrounds; i++)

@@ -17,6 +17,15 @@
  * begin with a barrier of the node's ranks (plan_sync); between two
  * barriers (an epoch) a byte of SHM written by one rank is neither read nor
  * written by another, which the checker proves.
+ *
+ * Single copy on a node (cross-memory attach): a rank publishes where its
+ * buffers are (plan_publish: a record of PLAN_PUB_BYTES in SHM), and a
+ * peer of its node copies straight from one of them (plan_pull), reading
+ * the record first. The checker proves that a pull reads the peer's record
+ * of this call and bytes the peer neither writes in that epoch nor wrote
+ * since the last barrier, and that every pull is followed by a barrier of
+ * the puller (so no rank returns, and reuses its buffers, while a peer
+ * still reads them).
  */
 #ifndef MPICOLL_PLAN_H
 #define MPICOLL_PLAN_H
@@ -25,19 +34,26 @@
 #include <stdint.h>
 
 enum plan_buf { BUF_SEND, BUF_RECV, BUF_TMP, BUF_SHM, PLAN_NBUF };
-enum plan_opkind { OP_SEND, OP_RECV, OP_COPY, OP_REDUCE };
+enum plan_opkind { OP_SEND, OP_RECV, OP_COPY, OP_REDUCE, OP_PUBLISH, OP_PULL };
 
 typedef struct plan_op {
     uint8_t kind;       /* enum plan_opkind */
-    uint8_t buf;        /* the buffer read (send, copy) or written (recv) */
-    uint8_t dst_buf;    /* copy, reduce: the buffer written */
+    uint8_t buf;        /* the buffer read (send, copy; pull: the peer's) or written
+                         * (recv) */
+    uint8_t dst_buf;    /* copy, reduce, pull: the buffer written; publish: BUF_SHM */
     uint8_t after;      /* reduce: dst = dst ⊕ src (else dst = src ⊕ dst) */
-    int peer;           /* send, recv: the other rank */
+    int peer;           /* send, recv, pull: the other rank */
     size_t off;         /* byte offset in buf; a segmented op: its first segment */
-    size_t dst_off;     /* copy, reduce: byte offset in dst_buf */
+    size_t dst_off;     /* copy, reduce, pull: byte offset in dst_buf; publish: of
+                         * the record in SHM */
     size_t bytes;       /* a segmented op: the sum of its segments */
     uint32_t nseg;      /* 0, or a send/recv of segments segs[off .. off+nseg) */
+    size_t pub;         /* pull: the byte of SHM where the peer's record is */
 } plan_op;
+
+/* Bytes of a rank's record (plan_publish): its process and where its
+ * buffers are, on a cache line of its own. */
+#define PLAN_PUB_BYTES ((size_t)64)
 
 /* One piece of a segmented message: a message made of several ranges of one
  * buffer, sent as one (the MPI executor describes it with a derived
@@ -85,6 +101,7 @@ typedef struct plan {
     int sync_next;          /* the next round begins with a barrier */
     size_t max_msgs;        /* most sends + receives in one round */
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
+    size_t npulls;          /* plan_pull operations */
     int err;                /* sticky: an allocation failed while building */
 } plan;
 
@@ -112,6 +129,16 @@ void plan_need_tmp(plan *pl, size_t bytes);
  * need no barrier between them (see docs/ARCHITECTURE.md). */
 void plan_need_shm(plan *pl, size_t bytes);
 void plan_sync(plan *pl);
+
+/* Single copy (see above), local operations run in order with the round's
+ * copies. plan_publish writes this rank's record at SHM[off, off +
+ * PLAN_PUB_BYTES). plan_pull copies `bytes` from the buffer src_buf
+ * (BUF_SEND, BUF_RECV or BUF_TMP) of `peer`, a rank of the node whose
+ * record is at SHM[pub], at src_off, into this rank's dst_buf at dst_off
+ * (the MPI executor: process_vm_readv). */
+void plan_publish(plan *pl, size_t off);
+void plan_pull(plan *pl, int peer, size_t pub, int src_buf, size_t src_off, int dst_buf,
+               size_t dst_off, size_t bytes);
 
 /* Local reductions of `bytes` (whole elements), run in order with the
  * round's copies. Operand order matters for non-commutative operations:
@@ -145,7 +172,8 @@ typedef struct plan_stats {
     size_t rounds;          /* rounds with communication */
     size_t msgs;            /* messages sent */
     size_t bytes_sent, bytes_recv;
-    size_t copy_bytes;      /* bytes moved by local copies */
+    size_t copy_bytes;      /* bytes moved by local copies and pulls */
+    size_t pulls;           /* copies from a peer's buffer (plan_pull) */
     size_t reduce_bytes;    /* bytes reduced (the γ term) */
     size_t syncs;           /* node barriers */
     double alpha_terms;     /* Σ over rounds of max(#sends, #recvs) */

@@ -165,6 +165,7 @@ static const char *const other_vars[] = {
     "MPICOLL_DISABLE",          /* src/preload/preload.c */
     "MPICOLL_GNUPLOT",          /* tools/report.c */
     "MPICOLL_TEST_FAULT",       /* tests/bench/fault.c */
+    "MPICOLL_CMA_REFUSE",       /* src/core/shm.c: tests */
 };
 #define NOTHER_VARS (sizeof other_vars / sizeof other_vars[0])
 

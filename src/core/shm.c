@@ -1,13 +1,22 @@
 /* The node's shared segment and its barrier (see shm.h). */
+#define _GNU_SOURCE     /* process_vm_readv */
 #include "shm.h"
+#include "runtime.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#endif
 
 /* Under valgrind, a byte of the segment that another process wrote keeps,
  * in this process's shadow memory, the state of this process's own last
@@ -87,6 +96,7 @@ struct shm_state {
                                  * MPI_GROUP_NULL: not to be kept idle (emulated nodes,
                                  * which take no idle window either) */
     shm_state *next_idle;
+    int cma;                    /* the node's ranks read each other's memory (cma_probe) */
 };
 
 /* The blocking windows of freed communicators, with their node
@@ -290,6 +300,119 @@ static shm_state *state_new(void)
     return st;
 }
 
+/* ---- single copy: cross-memory attach ------------------------------------ */
+
+/* A rank's record (plans' plan_publish, PLAN_PUB_BYTES in the segment):
+ * its process and the addresses of its buffers. */
+typedef struct record {
+    int64_t pid;
+    uint64_t buf[3];            /* plans' BUF_SEND, BUF_RECV, BUF_TMP */
+} record;
+
+void shm_publish(void *rec, void *const *bufs)
+{
+    record r = { .pid = (int64_t)getpid() };
+    for (int b = 0; b < 3; b++)
+        r.buf[b] = (uint64_t)(uintptr_t)bufs[b];
+    memcpy(rec, &r, sizeof r);
+}
+
+/* Copies `bytes` at `from` in process pid to `to`: 0, or an errno. */
+static int read_peer(int64_t pid, uint64_t from, void *to, size_t bytes)
+{
+#ifdef __linux__
+    char *dst = to;
+    while (bytes) {
+        struct iovec l = { dst, bytes }, r = { (void *)(uintptr_t)from, bytes };
+        ssize_t n = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        dst += n;
+        from += (uint64_t)n;
+        bytes -= (size_t)n;
+    }
+    return 0;
+#else
+    (void)pid, (void)from, (void)to, (void)bytes;
+    return ENOSYS;
+#endif
+}
+
+int shm_pull(const void *rec, int buf, size_t off, void *dst, size_t bytes)
+{
+    record r;
+    memcpy(&r, rec, sizeof r);
+    if (buf < 0 || buf > 2 || !r.buf[buf])
+        return MPI_ERR_INTERN;
+    return read_peer(r.pid, r.buf[buf] + off, dst, bytes) ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+int shm_cma(const shm_state *st) { return st->cma; }
+
+/* Whether this rank plays a kernel that refuses cross-memory attach, for
+ * tests: MPICOLL_CMA_REFUSE=1 on every rank, =last on the last rank of
+ * MPI_COMM_WORLD only (its node's other ranks must then agree with it). */
+static int refuse_simulated(void)
+{
+    const char *v = getenv("MPICOLL_CMA_REFUSE");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return 0;
+    int me = 0, n = 1;
+    if (strcmp(v, "last") == 0 && PMPI_Comm_rank(MPI_COMM_WORLD, &me) == MPI_SUCCESS
+        && PMPI_Comm_size(MPI_COMM_WORLD, &n) == MPI_SUCCESS)
+        return me == n - 1;
+    return 1;
+}
+
+/* The probe's word: its process id xor this. */
+#define PROBE_MARK 0x5bd1e995
+
+/* Collective over the node, once per node communicator (a state taken
+ * over from an idle one keeps its answer): whether its ranks may read
+ * each other's memory with process_vm_readv, which the kernel refuses
+ * under a Yama ptrace scope that forbids it, in containers without
+ * CAP_SYS_PTRACE, or without the system call. Each rank puts its process
+ * id and the address of a word in the second half of its flag line, and
+ * reads the next rank's word; the node agrees on the minimum, so that its
+ * ranks build the same plans. The word lives until the allreduce, which
+ * no rank leaves before every rank has read. */
+static int cma_probe(shm_state *st)
+{
+    int64_t word = (int64_t)getpid() ^ PROBE_MARK;
+    int ok = !refuse_simulated(), err = ok ? 0 : EPERM;
+#if defined(__linux__) && defined(PR_SET_PTRACER)
+    /* Yama's scope 1 lets only ancestors read a process: let the node's
+     * processes read this one, as Open MPI's vader transport does */
+    if (ok)
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    char *mine = st->blocking.flags + (size_t)st->me * LINE + LINE / 2;
+    record r = { .pid = (int64_t)getpid(), .buf = { (uint64_t)(uintptr_t)&word } };
+    memcpy(mine, &r, sizeof r);
+    PMPI_Win_sync(st->bw.win);
+    int rc = PMPI_Barrier(st->node);
+    if (rc == MPI_SUCCESS && ok && st->q > 1) {
+        PMPI_Win_sync(st->bw.win);
+        record peer;
+        memcpy(&peer, st->blocking.flags + (size_t)((st->me + 1) % st->q) * LINE + LINE / 2,
+               sizeof peer);
+        int64_t got = 0;
+        err = read_peer(peer.pid, peer.buf[0], &got, sizeof got);
+        ok = err == 0 && got == (peer.pid ^ PROBE_MARK);
+    }
+    int all = ok;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->node);
+    st->cma = rc == MPI_SUCCESS && all;
+    static atomic_int told;
+    if (rc == MPI_SUCCESS && !all && select_verbose() && st->me == 0
+        && !atomic_exchange(&told, 1))
+        fprintf(stderr, "mpicoll: cross-memory attach (process_vm_readv) refused on this "
+                "node (%s%s): the shared-memory algorithms copy through the segment (cma=0)\n",
+                err ? "here: " : "by another of its ranks", err ? strerror(err) : "");
+    return rc;
+}
+
 int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emulated,
                    MPI_Comm domain, shm_state **out)
 {
@@ -320,6 +443,8 @@ int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emula
         if (rc == MPI_SUCCESS && reason == 0
             && window_make(st, &st->bw, &st->blocking, 1, SHM_FIRST_SEGMENT) != MPI_SUCCESS)
             reason = 2;
+        if (rc == MPI_SUCCESS && reason == 0)
+            rc = cma_probe(st);
         /* the reason, and an id for the windows, agreed: from the first
          * rank (its process id, count of window sets and clock, so that
          * ids from ranks on other machines do not meet) */

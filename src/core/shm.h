@@ -116,6 +116,20 @@ int shm_requests_idle(const shm_state *st);
 /* The copy of the channel's segment this call uses (they alternate). */
 char *shm_begin_call(shm_chan *c);
 
+/* Single copy (plans' plan_publish and plan_pull). shm_cma: 1 when the
+ * node's ranks may read each other's memory with cross-memory attach
+ * (process_vm_readv), as the probe found when the node's window was made
+ * (collectively: the same answer on all the node's ranks; for tests,
+ * MPICOLL_CMA_REFUSE=1 makes every rank's probe fail, =last the last
+ * rank's of MPI_COMM_WORLD). shm_publish writes
+ * this rank's record (PLAN_PUB_BYTES at rec): its process and its buffers
+ * bufs[0..2] (plans' SEND, RECV, TMP). shm_pull copies `bytes` from buffer
+ * `buf` of the rank whose record is at rec, at byte off, to dst:
+ * MPI_SUCCESS, or MPI_ERR_OTHER when the kernel refuses. */
+int shm_cma(const shm_state *st);
+void shm_publish(void *rec, void *const *bufs);
+int shm_pull(const void *rec, int buf, size_t off, void *dst, size_t bytes);
+
 /* The channel's barrier: arrive once, then test until it is passed
  * (shm_passed, never blocks) or wait (shm_wait). */
 void shm_arrive(shm_chan *c);

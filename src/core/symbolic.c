@@ -8,6 +8,8 @@
 
 enum { REG_SEND, REG_RECV, REG_TMP, REG_SHM };
 #define UNSET (-1)
+/* The label of the bytes of rank r's record (plan_publish). */
+#define PUB_LABEL(r) (-16 - (int64_t)(r))
 
 /* A byte of a buffer. Collectives that move data use the label only; a
  * reduction's byte also says whose contributions it holds (a set, and for
@@ -74,6 +76,9 @@ typedef struct sim {
     size_t rhead, rtail;
     int *starting;                  /* ranks to start on their next round */
     size_t nstarting;
+    byte_access *(*priv)[3];        /* plans with pulls: who touched each byte of each
+                                     * rank's SEND, RECV and TMP in which epoch (NULL:
+                                     * no pulls) */
     span *spans;                    /* check_races' work area */
     size_t nspans;
     unsigned char *wire;            /* a message in flight */
@@ -189,42 +194,71 @@ static void piece(const plan *pl, const plan_op *op, uint32_t k, size_t *off, si
 
 static int is_comm(const plan_op *op) { return op->kind == OP_SEND || op->kind == OP_RECV; }
 
-/* Rank r reads (or writes) bytes [off, off + bytes) of its node's segment
- * in the node's current epoch: a race if another rank wrote one of them in
- * this epoch, or (a write) read one. Whether the other access comes first
- * does not matter, so one schedule proves them all. */
-static int shm_touch(sim *s, int r, int buf, size_t off, size_t bytes, int write)
+/* Rank r reads (or writes) bytes [off, off + bytes) of acc in `epoch`: a
+ * race if another rank wrote one of them in this epoch, or (a write) read
+ * one. Whether the other access comes first does not matter, so one
+ * schedule proves them all. The memory is the segment of owner's node
+ * (region REG_SHM) or owner's buffer. */
+static int touch(sim *s, int r, byte_access *acc, uint32_t epoch, size_t off, size_t bytes,
+                 int write, int owner, int region)
 {
-    if (buf != BUF_SHM)
-        return 0;
-    shm_node *nd = &s->node[s->node_of[r]];
     for (size_t i = off; i < off + bytes; i++) {
-        byte_access *a = &nd->acc[i];
+        byte_access *a = &acc[i];
         int other = -1;
         const char *did = "wrote";
-        if (a->w_epoch == nd->epoch && a->writer != r) {
+        if (a->w_epoch == epoch && a->writer != r) {
             other = a->writer;
-        } else if (write && a->r_epoch == nd->epoch && a->reader != r) {
+        } else if (write && a->r_epoch == epoch && a->reader != r) {
             other = a->reader;
             did = "read";
         }
-        if (other != -1)
-            return fail(s, "race: rank %d round %zu %s byte %zu of node %d's shared segment, "
-                        "which %s%d %s since the last barrier", r, s->round[r],
-                        write ? "writes" : "reads", i, s->node_of[r],
-                        other == READERS ? "ranks other than " : "rank ",
+        if (other != -1) {
+            char what[64];
+            if (region == REG_SHM)
+                snprintf(what, sizeof what, "node %d's shared segment", s->node_of[owner]);
+            else
+                snprintf(what, sizeof what, "rank %d's %s", owner, region == REG_RECV ? "RECV"
+                         : region == REG_TMP ? "TMP" : "SEND");
+            return fail(s, "race: rank %d round %zu %s byte %zu of %s, which %s%d %s since "
+                        "the last barrier", r, s->round[r], write ? "writes" : "reads", i,
+                        what, other == READERS ? "ranks other than " : "rank ",
                         other == READERS ? r : other, did);
+        }
         if (write) {
             a->writer = r;
-            a->w_epoch = nd->epoch;
-        } else if (a->r_epoch == nd->epoch && a->reader != r) {
+            a->w_epoch = epoch;
+        } else if (a->r_epoch == epoch && a->reader != r) {
             a->reader = READERS;
         } else {
             a->reader = r;
-            a->r_epoch = nd->epoch;
+            a->r_epoch = epoch;
         }
     }
     return 0;
+}
+
+/* Rank r reads (or writes) bytes [off, off + bytes) of buffer buf of rank
+ * `owner` (r itself, or a peer it pulls from) in the node's current epoch:
+ * the node's segment is shared by its ranks, and a rank's SEND, RECV and
+ * TMP by the peers that pull from them. */
+static int buf_touch(sim *s, int r, int owner, int buf, size_t off, size_t bytes, int write)
+{
+    shm_node *nd = &s->node[s->node_of[owner]];
+    if (buf == BUF_SHM)
+        return touch(s, r, nd->acc, nd->epoch, off, bytes, write, owner, REG_SHM);
+    if (!s->priv)
+        return 0;
+    int region = buf == BUF_RECV ? REG_RECV : buf == BUF_TMP ? REG_TMP : REG_SEND;
+    if (buf == BUF_SEND && s->alias[owner] != NO_ALIAS) {
+        region = REG_RECV;
+        off += s->alias[owner];
+    }
+    return touch(s, r, s->priv[owner][region], nd->epoch, off, bytes, write, owner, region);
+}
+
+static int shm_touch(sim *s, int r, int buf, size_t off, size_t bytes, int write)
+{
+    return buf_touch(s, r, r, buf, off, bytes, write);
 }
 
 /* Within a round, a receive may not overlap any other send or receive. */
@@ -462,6 +496,53 @@ static int local_reduce(sim *s, int r, const plan_op *op)
     return 0;
 }
 
+/* Rank r writes its record (plan_publish) into its node's segment. */
+static int publish(sim *s, int r, const plan_op *op)
+{
+    int reg;
+    size_t abs;
+    unsigned char *dst = resolve(s, r, BUF_SHM, op->dst_off, op->bytes, &reg, &abs);
+    if (!dst || shm_touch(s, r, BUF_SHM, op->dst_off, op->bytes, 1))
+        return -1;
+    for (size_t i = 0; i < op->bytes; i++) {
+        memset(at(s, dst, i), 0, s->csize);
+        at(s, dst, i)->label = PUB_LABEL(r);
+    }
+    return 0;
+}
+
+/* Rank r copies from a peer's buffer (plan_pull): the peer is on its node,
+ * the record it reads is the peer's, published before the last barrier
+ * (else a race or a wrong label), and the bytes it reads are ones the
+ * peer neither wrote since the last barrier nor writes before the next. */
+static int pull(sim *s, int r, const plan_op *op)
+{
+    const int q = op->peer;
+    if (q < 0 || q >= s->p || q == r || s->node_of[q] != s->node_of[r])
+        return fail(s, "rank %d round %zu pulls from rank %d, which is not another rank of "
+                    "its node", r, s->round[r], q);
+    if (op->buf == BUF_SHM)
+        return fail(s, "rank %d round %zu pulls from a shared segment", r, s->round[r]);
+    int reg;
+    size_t abs;
+    unsigned char *rec = resolve(s, r, BUF_SHM, op->pub, PLAN_PUB_BYTES, &reg, &abs);
+    if (!rec || shm_touch(s, r, BUF_SHM, op->pub, PLAN_PUB_BYTES, 0))
+        return -1;
+    for (size_t i = 0; i < PLAN_PUB_BYTES; i++)
+        if (at(s, rec, i)->label != PUB_LABEL(q))
+            return fail(s, "rank %d round %zu pulls from rank %d through SHM[%zu], which does "
+                        "not hold rank %d's record (published before the last barrier)", r,
+                        s->round[r], q, op->pub, q);
+    unsigned char *src = resolve(s, q, op->buf, op->off, op->bytes, &reg, &abs), *dst;
+    if (!src || buf_touch(s, r, q, op->buf, op->off, op->bytes, 0))
+        return -1;
+    dst = resolve(s, r, op->dst_buf, op->dst_off, op->bytes, &reg, &abs);
+    if (!dst || shm_touch(s, r, op->dst_buf, op->dst_off, op->bytes, 1))
+        return -1;
+    memmove(dst, src, op->bytes * s->csize);
+    return 0;
+}
+
 /* Rank r's round is complete: run its local operations; r starts its next
  * round with the next superstep. */
 static int finish_round(sim *s, int r)
@@ -474,6 +555,11 @@ static int finish_round(sim *s, int r)
             continue;
         if (op->dst_buf == BUF_SEND)
             return fail(s, "rank %d round %zu writes into the send buffer", r, s->round[r]);
+        if (op->kind == OP_PUBLISH || op->kind == OP_PULL) {
+            if ((op->kind == OP_PUBLISH ? publish(s, r, op) : pull(s, r, op)))
+                return -1;
+            continue;
+        }
         if (op->kind == OP_REDUCE) {
             if (!s->c->reduction)
                 return fail(s, "rank %d round %zu reduces in a collective that does not", r,
@@ -604,6 +690,7 @@ static void count(sim *s)
         KEEP_MAX(copy_bytes);
         KEEP_MAX(reduce_bytes);
         KEEP_MAX(syncs);
+        KEEP_MAX(pulls);
 #undef KEEP_MAX
         if (st.alpha_terms > s->res->alpha_max)
             s->res->alpha_max = st.alpha_terms;
@@ -647,6 +734,10 @@ static void sim_free(sim *s)
     free(s->passed);
     free(s->ready);
     free(s->starting);
+    for (int r = 0; s->priv && r < s->p; r++)
+        for (int g = 0; g < 3; g++)
+            free(s->priv[r][g]);
+    free(s->priv);
     free(s->spans);
     free(s->wire);
 }
@@ -744,6 +835,17 @@ static int sim_setup(sim *s, const int *params)
         if (!nd->cells || !nd->acc)
             return -1;
     }
+    int pulls = 0;
+    for (int r = 0; r < s->p; r++)
+        pulls |= s->plans[r].npulls > 0;
+    if (pulls && !(s->priv = calloc(p, sizeof *s->priv)))
+        return -1;
+    for (int r = 0; pulls && r < s->p; r++) {
+        size_t len[3] = { s->send_len[r], s->recv_len[r], s->plans[r].tmp_bytes };
+        for (int g = 0; g < 3; g++)
+            if (!(s->priv[r][g] = calloc(len[g] ? len[g] : 1, sizeof(byte_access))))
+                return -1;
+    }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
     return s->nodes ? 0 : -1;
 }
@@ -772,11 +874,21 @@ static int check_shm_decl(sim *s)
                         "bytes", nd->declared_by, r, s->node_of[r], nd->len, pl->shm_bytes);
         }
         int syncs = 0;
-        for (size_t k = 0; k < pl->nrounds; k++)
+        size_t last_pull = 0, last_sync = 0;
+        for (size_t k = 0; k < pl->nrounds; k++) {
             syncs += pl->rounds[k].sync != 0;
+            last_sync = pl->rounds[k].sync ? k + 1 : last_sync;
+            for (size_t i = 0; i < pl->rounds[k].nops; i++)
+                if (pl->ops[pl->rounds[k].first + i].kind == OP_PULL)
+                    last_pull = k + 1;
+        }
         if (syncs == 0 && uses_shm(pl))
             return fail(s, "rank %d uses the shared segment without a barrier: consecutive "
                         "calls would race", r);
+        if (last_pull && last_sync <= last_pull)
+            return fail(s, "rank %d pulls from a peer's buffer in round %zu with no barrier "
+                        "after it: the peer could return and reuse its buffer while it reads",
+                        r, last_pull - 1);
     }
     return 0;
 }

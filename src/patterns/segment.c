@@ -10,6 +10,17 @@ const algo_param pat_segment_params[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+const algo_param pat_segment_cma_params[] = {
+    { "segment", 4 << 20, 1, 1 << 30,
+      "bytes of the node's shared memory a call uses (chunks of larger messages pipelined)" },
+    { "cma", 0, 0, 1,
+      "1: single copy from the peers' buffers (process_vm_readv) from cma_min bytes on; "
+      "0 (default: not yet measured over launches): always through the segment" },
+    { "cma_min", PAT_CMA_MIN, 0, 1 << 30,
+      "the message size from which cma=1 copies once (below, the segment's two copies)" },
+    { NULL, 0, 0, 0, NULL },
+};
+
 void pat_seg_make(pat_seg *sg, size_t bytes, size_t esize, size_t slots, int areas,
                   size_t segment)
 {
@@ -125,7 +136,40 @@ void pat_shm_allgather(plan *pl, int p, int rank, const int *node_of, size_t blo
     layout_free(&l);
 }
 
+void pat_cma_allgather(plan *pl, int p, int rank, size_t block)
+{
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)rank * block, block);
+    if (p == 1)
+        return;
+    plan_need_shm(pl, (size_t)p * PLAN_PUB_BYTES);
+    plan_publish(pl, (size_t)rank * PLAN_PUB_BYTES);
+    plan_sync(pl);
+    /* each rank starts with its next peer: the p ranks read p different
+     * buffers at a time */
+    for (int i = 1; i < p; i++) {
+        int q = (rank + i) % p;
+        plan_pull(pl, q, (size_t)q * PLAN_PUB_BYTES, BUF_SEND, 0, BUF_RECV, (size_t)q * block,
+                  block);
+    }
+    plan_sync(pl);      /* no rank returns while a peer still reads its buffer */
+}
+
 /* ---- bcast -------------------------------------------------------------- */
+
+void pat_cma_bcast(plan *pl, int p, int rank, int root, size_t bytes)
+{
+    if (rank == root)
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, bytes);     /* nothing when in place */
+    if (p == 1)
+        return;
+    plan_need_shm(pl, PLAN_PUB_BYTES);
+    if (rank == root)
+        plan_publish(pl, 0);
+    plan_sync(pl);
+    if (rank != root)
+        plan_pull(pl, root, 0, BUF_SEND, 0, BUF_RECV, 0, bytes);
+    plan_sync(pl);      /* the root does not return while the others read */
+}
 
 void pat_shm_bcast(plan *pl, int p, int rank, int root, const int *node_of, size_t bytes,
                    size_t segment)

@@ -22,6 +22,20 @@
  * alternate), 4 MiB by default. */
 extern const algo_param pat_segment_params[];
 
+/* The parameters of a shared-memory algorithm that may copy once: `segment`,
+ * `cma` (1: single copy from the peers' buffers, cross-memory attach, for
+ * messages of at least `cma_min` bytes; 0: never) and `cma_min`. A node
+ * whose kernel refuses cross-memory attach runs cma=0 (src/core/comm.c). */
+extern const algo_param pat_segment_cma_params[];
+#define PAT_CMA_MIN (32 << 10)
+
+/* Whether a builder with pat_segment_cma_params copies once: cma=1 and a
+ * message of at least cma_min bytes. */
+static inline int pat_cma_on(const plan_args *a)
+{
+    return a->param[1] && a->block >= (size_t)a->param[2];
+}
+
 typedef struct pat_seg {
     size_t bytes;       /* bytes per slot to move */
     size_t chunk;       /* bytes of a slot's chunk: whole elements */
@@ -67,6 +81,19 @@ static inline void pat_seg_epoch_end(plan *pl, size_t k, size_t epochs)
  * node. */
 void pat_shm_allgather(plan *pl, int p, int rank, const int *node_of, size_t block,
                        size_t segment);
+
+/* The allgather of one node in one copy: each rank publishes its buffers
+ * (its record at p x PLAN_PUB_BYTES of SHM) and copies its block to its
+ * place; a barrier; each rank copies every other rank's block straight
+ * from that rank's SEND into its RECV (plan_pull); a barrier, so that no
+ * rank returns while another still reads its buffer. */
+void pat_cma_allgather(plan *pl, int p, int rank, size_t block);
+
+/* The broadcast of one node in one copy: the root publishes its buffers
+ * (its record at the start of SHM); a barrier; every other rank copies the
+ * root's SEND straight into its RECV (plan_pull); a barrier, so that the
+ * root does not return while the others read. */
+void pat_cma_bcast(plan *pl, int p, int rank, int root, size_t bytes);
 
 /* The root's `bytes` (SEND) into every rank's RECV: the root copies them
  * into its node's segment and sends them to the first rank of every other

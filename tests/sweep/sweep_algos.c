@@ -1,7 +1,9 @@
 /*
  * The variants a sweep runs: every algorithm of the collective by the name
  * mpicoll_algorithm_name gives, "auto", the shared-memory algorithms again
- * with a 64 KiB segment (messages in chunks), and each algorithm once by
+ * with a 64 KiB segment (messages in chunks) and, those with the single
+ * copy (pat_segment_cma_params), with it at every size (cma=1,cma_min=0)
+ * and from its default size (cma=1), and each algorithm once by
  * its Open MPI id. What the API does not say (restrictions, ids) comes
  * from the collective's .def, the table the library is built from: only
  * its first two columns (name, id) are read by position, the rest as text.
@@ -121,11 +123,17 @@ int sweep_variants(const char *coll, int rpn, int quick, const char *only,
         }
         if (!wanted(only, name) || (rpn > 0 && !has_flag(e, "R_NODES")))
             continue;
-        for (int seg = 0; seg < (has_flag(e, "R_SHM") && !quick ? 2 : 1); seg++) {
+        /* shared memory: also with a small segment, and those that may copy
+         * once from the peers' buffers at every size and never */
+        static const char *const shm_specs[] = { "", ":segment=65536", ":cma=1,cma_min=0",
+                                                 ":cma=1" };
+        int nspecs = !has_flag(e, "R_SHM") || quick ? 1
+                     : has_flag(e, "pat_segment_cma_params") ? 4 : 2;
+        for (int seg = 0; seg < nspecs; seg++) {
             if (!(v = add(out, &n, max)))
                 goto full;
             snprintf(v->name, sizeof v->name, "%s", name);
-            snprintf(v->spec, sizeof v->spec, "%s%s", name, seg ? ":segment=65536" : "");
+            snprintf(v->spec, sizeof v->spec, "%s%s", name, shm_specs[seg]);
             snprintf(v->label, sizeof v->label, "%s", v->spec);
             v->commutative = has_flag(e, "R_COMMUTATIVE");
             v->one_node = has_flag(e, "R_ONE_NODE");

@@ -209,10 +209,12 @@ static void test_openmpi_tree(void)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
-        { "allgather", 2, 1, "shm" }, { "allgather", 2, 1 << 20, "shm:segment=4194304" },
+        { "allgather", 2, 1, "shm" },
+        { "allgather", 2, 1 << 20, "shm:segment=4194304,cma=0,cma_min=32768" },
         { "allgather", 2, 1 << 17, "native" }, { "allgather", 5, 1 << 20, "shm" },
         { "allreduce", 4, 8, "shm" }, { "allreduce", 4, 512, "shm" },
-        { "alltoall", 2, 1 << 20, "shm:segment=4194304" }, { "alltoall", 2, 1 << 16, "native" },
+        { "alltoall", 2, 1 << 20, "shm:segment=4194304,cma=0,cma_min=32768" },
+        { "alltoall", 2, 1 << 16, "native" },
         { "alltoall", 7, 8, "native" }, { "alltoall", 7, 8192, "shm" },
         { "bcast", 2, 8, "shm" }, { "bcast", 2, 1 << 15, "native" }, { "bcast", 2, 1 << 19, "shm" },
         { "bcast", 4, 4095, "native" }, { "bcast", 4, 4096, "shm" },
@@ -252,11 +254,11 @@ static void test_rule_skips(void)
 {
     static const struct { int np; size_t bytes; int request; const char *alg; } t[] = {
         { 3, 100, 0, "linear" },                         /* two_proc's fallback */
-        { 5, 100, 0, "shm:segment=4194304" },
+        { 5, 100, 0, "shm:segment=4194304,cma=0,cma_min=32768" },
         { 5, 100, 1, "radix_bruck:radix=4,multiport=0" }, /* a request: the next rule */
         { 6, 5000, 1, "native" },                        /* built in: shm passed over */
-        { 6, 5000, 0, "shm:segment=4194304" },           /* built in: one node */
-        { 2, 1 << 20, 0, "shm:segment=4194304" },        /* built in */
+        { 6, 5000, 0, "shm:segment=4194304,cma=0,cma_min=32768" },   /* built in: one node */
+        { 2, 1 << 20, 0, "shm:segment=4194304,cma=0,cma_min=32768" },    /* built in */
         { 2, 1 << 20, 1, "two_proc" },                   /* built in, a request */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {

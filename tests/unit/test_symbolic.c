@@ -174,8 +174,34 @@ static void shm_with(plan *pl, const plan_args *a, int fault)
         plan_sync(pl);                  /* after the reads: too late */
 }
 
+/* In one copy (plan_pull): each rank publishes its buffers, a barrier, all
+ * copy every other block from its owner's buffer, a barrier. Faults from
+ * 6 on. */
+static void cma_with(plan *pl, const plan_args *a, int fault)
+{
+    const int p = a->p, r = a->rank;
+    const size_t B = a->block, P = PLAN_PUB_BYTES;
+    plan_need_shm(pl, (size_t)p * P);
+    plan_publish(pl, (size_t)r * P);
+    if (fault != 8)
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)r * B, B);
+    if (fault != 6)
+        plan_sync(pl);
+    if (fault == 8)         /* its block into RECV while the others read it there */
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)r * B, B);
+    for (int i = 1; i < p; i++) {
+        int q = (r + i) % p, from = fault == 9 ? (q + 1) % p : q;   /* 9: another's record */
+        plan_pull(pl, q, (size_t)from * P, fault == 8 ? BUF_RECV : BUF_SEND,
+                  fault == 8 ? (size_t)q * B : 0, BUF_RECV, (size_t)q * B, B);
+    }
+    if (fault != 7)
+        plan_sync(pl);
+}
+
 #define SHM_FAULT(n) static void shm##n(plan *pl, const plan_args *a) { shm_with(pl, a, n); }
 SHM_FAULT(0) SHM_FAULT(1) SHM_FAULT(2) SHM_FAULT(3) SHM_FAULT(4) SHM_FAULT(5)
+#define CMA_FAULT(n) static void cma##n(plan *pl, const plan_args *a) { cma_with(pl, a, n); }
+CMA_FAULT(0) CMA_FAULT(6) CMA_FAULT(7) CMA_FAULT(8) CMA_FAULT(9)
 
 static int shm_cases(int *ncases)
 {
@@ -189,6 +215,11 @@ static int shm_cases(int *ncases)
         { shm3, "without a barrier" },
         { shm4, "declare shared segments" },
         { shm5, "read since the last barrier" },
+        { cma0, NULL },
+        { cma6, "record" },
+        { cma7, "no barrier after it" },
+        { cma8, "RECV, which rank" },
+        { cma9, "does not hold rank" },
     };
     int failures = 0, n = (int)(sizeof sc / sizeof sc[0]);
     *ncases = n;
