@@ -27,93 +27,71 @@ extern "C" {
 
 #define MPICOLL_VERSION "0.1.0"
 
-int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                      MPI_Comm comm);
+/* ---- The collectives ------------------------------------------------------
+ * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block: the
+ * rows of mpicoll_collectives.h, each with its signature family. Each
+ * collective has four entry points, with the semantics of the MPI
+ * collective of its MPI name:
+ *   int mpicoll_<name>(ARGS);                     blocking
+ *   int mpicoll_<name>_with(const char *algorithm, ARGS);
+ *       blocking, with the algorithm named for this call:
+ *       "name[:param=value,...]" or an Open MPI numeric id ("4"); NULL or
+ *       "auto" means the normal selection
+ *   int mpicoll_i<name>(ARGS, mpicoll_request *request);       non-blocking
+ *   int mpicoll_<name>_init(ARGS, mpicoll_request *request);   persistent
+ * where ARGS are those of its family, as MPI's:
+ *   block             const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ *                     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm
+ *   reduction         const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+ *                     MPI_Op op, MPI_Comm comm
+ *                     (reduce_scatter_block: count is the recvcount of each rank's block)
+ *   rooted_reduction  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+ *                     MPI_Op op, int root, MPI_Comm comm
+ *   bcast             void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm
+ * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
+ * reduce: rooted_reduction; bcast: bcast), so that, for example:
+ *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+ *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
+ *                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+ *                       mpicoll_request *request);
+ *   int mpicoll_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
+ *                          MPI_Comm comm, mpicoll_request *request);
+ *
+ * The list, MPICOLL_COLLECTIVES(X), is in mpicoll_collectives.h.
+ */
+#include "mpicoll_collectives.h"
 
-/* As mpicoll_allgather, with the algorithm named for this call:
- * "name[:param=value,...]" or an Open MPI numeric id ("4").
- * NULL or "auto" means the normal selection. */
-int mpicoll_allgather_with(const char *algorithm,
-                           const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                           MPI_Comm comm);
+/* The arguments of each family (see above). */
+#define MPICOLL_ARGS_block const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm
+#define MPICOLL_ARGS_reduction const void *sendbuf, void *recvbuf, int count, \
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
+#define MPICOLL_ARGS_rooted_reduction const void *sendbuf, void *recvbuf, int count, \
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm
+#define MPICOLL_ARGS_bcast void *buffer, int count, MPI_Datatype datatype, int root, \
+    MPI_Comm comm
 
-int mpicoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm);
-
-/* As mpicoll_alltoall, with the algorithm named for this call (see
- * mpicoll_allgather_with). */
-int mpicoll_alltoall_with(const char *algorithm,
-                          const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                          MPI_Comm comm);
-
-int mpicoll_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op, MPI_Comm comm);
-int mpicoll_allreduce_with(const char *algorithm, const void *sendbuf, void *recvbuf,
-                           int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-
-int mpicoll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, int root, MPI_Comm comm);
-int mpicoll_reduce_with(const char *algorithm, const void *sendbuf, void *recvbuf, int count,
-                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
-
-int mpicoll_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
-int mpicoll_bcast_with(const char *algorithm, void *buffer, int count, MPI_Datatype datatype,
-                       int root, MPI_Comm comm);
-
-int mpicoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int mpicoll_reduce_scatter_block_with(const char *algorithm, const void *sendbuf,
-                                      void *recvbuf, int recvcount, MPI_Datatype datatype,
-                                      MPI_Op op, MPI_Comm comm);
-
-/* ---- Non-blocking and persistent collectives -----------------------------
- * The same algorithms and selection as the blocking calls (MPICOLL_<COLL>,
- * rules, fallbacks). A request advances when it is tested or waited on, or
+/* Requests of the non-blocking and persistent collectives. The same
+ * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,
+ * fallbacks). A request advances when it is tested or waited on, or
  * through mpicoll_progress(); no helper thread. Collectives on one
  * communicator must be started in the same order on every rank (MPI's
  * rule); any number may be outstanding, completed in any order. Errors of
- * the request calls go to MPI_COMM_WORLD's error handler. */
-
+ * the request calls go to MPI_COMM_WORLD's error handler. Persistent
+ * (MPI-4 style): the plan is built and the buffers bound once; each
+ * mpicoll_start runs it with no allocation and no re-planning. */
 typedef struct mpicoll_request_s *mpicoll_request;
 #define MPICOLL_REQUEST_NULL ((mpicoll_request)0)
 
-int mpicoll_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                       mpicoll_request *request);
-int mpicoll_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                      mpicoll_request *request);
-int mpicoll_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, mpicoll_request *request);
-int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request);
-int mpicoll_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                   mpicoll_request *request);
-int mpicoll_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                  mpicoll_request *request);
-
-/* Persistent (MPI-4 style): the plan is built and the buffers bound once;
- * each mpicoll_start runs it with no allocation and no re-planning. */
-int mpicoll_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                           mpicoll_request *request);
-int mpicoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                          mpicoll_request *request);
-int mpicoll_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, mpicoll_request *request);
-int mpicoll_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request);
-int mpicoll_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                       mpicoll_request *request);
-int mpicoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                      mpicoll_request *request);
+/* The entry points of every collective (the expanded forms are above). */
+#define MPICOLL_DECLARE_(name, Name, family)                                              \
+    int mpicoll_##name(MPICOLL_ARGS_##family);                                             \
+    int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family);               \
+    int mpicoll_i##name(MPICOLL_ARGS_##family, mpicoll_request *request);                  \
+    int mpicoll_##name##_init(MPICOLL_ARGS_##family, mpicoll_request *request);
+MPICOLL_COLLECTIVES(MPICOLL_DECLARE_)
+#undef MPICOLL_DECLARE_
 
 int mpicoll_start(mpicoll_request *request);
 int mpicoll_test(mpicoll_request *request, int *flag);

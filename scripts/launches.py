@@ -20,12 +20,15 @@ import argparse
 import csv
 import io
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 
-COLLS = ["allgather", "alltoall", "allreduce", "reduce", "bcast", "reduce_scatter_block"]
+# the collectives: the rows X(name, ...) of include/mpicoll_collectives.h
+with open(os.path.join(os.path.dirname(__file__), "..", "include", "mpicoll_collectives.h")) as f:
+    COLLS = re.findall(r"^ *X\(([a-z_0-9]+),", f.read(), re.M)
 
 
 def launcher(np_, mpirun):
@@ -103,7 +106,7 @@ def main():
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--mpicoll", default=os.path.join(os.path.dirname(__file__), "..", "build",
                                                       "mpicoll"))
-    ap.add_argument("--all-colls", action="store_true", help="the six collectives in turn")
+    ap.add_argument("--all-colls", action="store_true", help="every collective in turn")
     ap.add_argument("--wide", metavar="CASE",
                     help="one table of CASE's ratio to native, a column per collective")
     a, rest = ap.parse_known_args()     # the rest: COLLECTIVE and bench's options

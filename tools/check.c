@@ -23,12 +23,19 @@ static const coll_desc *need_coll(const char *name)
     return c;
 }
 
-static const char *restrictions(unsigned r)
+/* An algorithm's restrictions as `mpicoll list` shows them: every one
+ * restrictions.def names, joined with ", "; "-" for none. */
+static void restriction_text(unsigned r, char *buf, size_t len)
 {
-    return r & R_TWO ? "p == 2" : r & R_POW2 ? "p power of two" : r & R_EVEN ? "p even"
-         : r & R_SMOOTH ? "p 7-smooth"
-         : r & R_COMMUTATIVE ? "commutative op" :  r & R_ONE_NODE ? "shm, one node"
-         : r & R_SHM ? "shm" : r & R_NATIVE ? "MPI's own" : "-";
+    size_t n = 0;
+    snprintf(buf, len, "-");
+#define MPICOLL_RESTRICTION(flag, bit, shown, broken, needs, kind)                       \
+    if ((r & (flag)) && *(shown) && n < len) {                                          \
+        int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", shown);               \
+        n += w > 0 ? (size_t)w : 0;                                                    \
+    }
+#include "core/restrictions.def"
+#undef MPICOLL_RESTRICTION
 }
 
 /* An algorithm's parameters as `mpicoll list` shows them. */
@@ -54,13 +61,14 @@ static int max_int(int a, int b)
 static void list_coll(const coll_desc *c)
 {
     int wname = 4, walias = 5, wrestr = 11, wfall = 8, wparams = 10;
-    char params[160];
+    char params[160], restr[160];
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
         param_text(a, params, sizeof params);
+        restriction_text(a->restrictions, restr, sizeof restr);
         wname = max_int(wname, (int)strlen(a->name));
         walias = max_int(walias, a->aliases ? (int)strlen(a->aliases) : 1);
-        wrestr = max_int(wrestr, (int)strlen(restrictions(a->restrictions)));
+        wrestr = max_int(wrestr, (int)strlen(restr));
         wfall = max_int(wfall, a->fallback ? (int)strlen(a->fallback) : 1);
         wparams = max_int(wparams, (int)strlen(params));
     }
@@ -73,8 +81,9 @@ static void list_coll(const coll_desc *c)
         if (a->ompi_id)
             snprintf(id, sizeof id, "%d", a->ompi_id);
         param_text(a, params, sizeof params);
+        restriction_text(a->restrictions, restr, sizeof restr);
         printf("  %-*s %4s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, a->name, id, walias,
-               a->aliases ? a->aliases : "-", wrestr, restrictions(a->restrictions), wfall,
+               a->aliases ? a->aliases : "-", wrestr, restr, wfall,
                a->fallback ? a->fallback : "-", wparams, params, a->summary);
     }
 }
@@ -511,8 +520,10 @@ int mpicoll_cli_show(int argc, char **argv)
     }
     call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
     if (!coll_algo_applies(a, &ci)) {
+        char restr[160];
+        restriction_text(a->restrictions, restr, sizeof restr);
         fprintf(stderr, "mpicoll show: %s does not run on %d ranks (restriction: %s)\n", a->name,
-                p, restrictions(a->restrictions));
+                p, restr);
         return 2;
     }
     int node_of[36];

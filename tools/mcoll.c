@@ -12,7 +12,7 @@
  */
 #include "measure.h"
 
-#include "core/runtime.h"
+#include "api/api.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -92,72 +92,29 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 
 /* ---- the calls ---------------------------------------------------------- */
 
-/* mpicoll's non-blocking and persistent calls with an algorithm named for
- * the call. The public API names one only for blocking calls (the _with
- * forms); these go through the entry paths that mpicoll_i<coll> and
- * mpicoll_<coll>_init use (src/core/runtime.h), with the spec. */
-static int request_call(const struct call *c, const char *coll, MPI_Op op, int root)
-{
-    call_mode mode = { c->creq, c->mode == MODE_PERSISTENT };
-    const coll_desc *d = coll_find(coll);
-    vec_call v = { d, c->spec, c->sendbuf, c->recvbuf, c->count, c->type, op, root, c->comm };
+/* mpicoll's calls with the algorithm named for the call: blocking through
+ * the public mpicoll_<coll>_with, non-blocking and persistent through
+ * api_<coll> (src/api/api.h: the public API names an algorithm only for
+ * blocking calls), with the arguments of the collective's signature
+ * family (include/mpicoll.h): bytes for the block collectives; c->type
+ * under MPI_SUM for the reductions, rooted at MEASURE_ROOT; bcast's buffer
+ * is the receive buffer (the root's holds the data). */
+#define HARNESS_block(c) c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE, c->comm
+#define HARNESS_reduction(c) c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, c->comm
+#define HARNESS_rooted_reduction(c) \
+    c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, MEASURE_ROOT, c->comm
+#define HARNESS_bcast(c) c->recvbuf, c->count, c->type, MEASURE_ROOT, c->comm
 
-    if (!d->reduction && !d->rooted)
-        return blockcoll_call(d, c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count,
-                              MPI_BYTE, c->comm, &mode);
-    return veccoll_call(&v, &mode);
-}
-
-static int call_allgather(const struct call *c)
-{
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_allgather_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
-                                      c->count, MPI_BYTE, c->comm);
-    return request_call(c, "allgather", MPI_OP_NULL, -1);
-}
-
-static int call_alltoall(const struct call *c)
-{
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_alltoall_with(c->spec, c->sendbuf, c->count, MPI_BYTE, c->recvbuf,
-                                     c->count, MPI_BYTE, c->comm);
-    return request_call(c, "alltoall", MPI_OP_NULL, -1);
-}
-
-static int call_allreduce(const struct call *c)
-{
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_allreduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
-                                      MPI_SUM, c->comm);
-    return request_call(c, "allreduce", MPI_SUM, -1);
-}
-
-static int call_reduce(const struct call *c)
-{
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_reduce_with(c->spec, c->sendbuf, c->recvbuf, c->count, c->type,
-                                   MPI_SUM, MEASURE_ROOT, c->comm);
-    return request_call(c, "reduce", MPI_SUM, MEASURE_ROOT);
-}
-
-/* The buffer is the receive buffer (the root's holds the data). */
-static int call_bcast(const struct call *c)
-{
-    struct call b = *c;
-
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_bcast_with(c->spec, c->recvbuf, c->count, c->type, MEASURE_ROOT, c->comm);
-    b.sendbuf = MPI_IN_PLACE; /* veccoll_call's form of a broadcast */
-    return request_call(&b, "bcast", MPI_OP_NULL, MEASURE_ROOT);
-}
-
-static int call_reduce_scatter_block(const struct call *c)
-{
-    if (c->mode == MODE_BLOCKING)
-        return mpicoll_reduce_scatter_block_with(c->spec, c->sendbuf, c->recvbuf, c->count,
-                                                 c->type, MPI_SUM, c->comm);
-    return request_call(c, "reduce_scatter_block", MPI_SUM, -1);
-}
+#define MCOLL_CALL_(name, Name, family)                                                     \
+    static int call_##name(const struct call *c)                                            \
+    {                                                                                       \
+        if (c->mode == MODE_BLOCKING)                                                       \
+            return mpicoll_##name##_with(c->spec, HARNESS_##family(c));                     \
+        return api_##name(c->spec, HARNESS_##family(c), c->creq,                            \
+                          c->mode == MODE_PERSISTENT ? API_PERSISTENT : API_NB);            \
+    }
+MPICOLL_COLLECTIVES(MCOLL_CALL_)
+#undef MCOLL_CALL_
 
 /* ---- the checks (data only: the harness checks the guard) --------------- */
 
@@ -252,8 +209,12 @@ static const struct mcoll reduce_scatter_block = {
     T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcount = n / p)",
 };
 
+/* Every collective of the list has its row above. */
 const struct mcoll *const mcolls[] = {
-    &allgather, &alltoall, &allreduce, &reduce, &bcast, &reduce_scatter_block, NULL,
+#define MCOLL_ROW_(name, Name, family) &name,
+    MPICOLL_COLLECTIVES(MCOLL_ROW_)
+#undef MCOLL_ROW_
+    NULL,
 };
 
 const struct mcoll *mcoll_find(const char *name)

@@ -11,30 +11,19 @@
 #define MPICOLL_COLL_H
 
 #include "plan.h"
+#include "../../include/mpicoll_collectives.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Restrictions: what the communicator must satisfy for an algorithm to run
- * as itself. The selector checks them and applies the fallback policy. */
+ * as itself (and two markers), from restrictions.def. The selector checks
+ * them and applies the fallback policy. */
 enum {
     R_NONE = 0,
-    R_POW2 = 1u << 0,   /* p is a power of two */
-    R_EVEN = 1u << 1,   /* p is even */
-    R_TWO = 1u << 2,    /* p == 2 */
-    R_NODES = 1u << 3,  /* not a restriction: the builder reads the node layout */
-    R_COMMUTATIVE = 1u << 4,    /* the reduction operation is commutative */
-    R_SHM = 1u << 5,    /* uses the node's shared segment (BUF_SHM): a communicator whose
-                         * nodes can share memory (src/core/shm.h). Blocking calls and
-                         * requests alike; the rules pass it over for requests (forced,
-                         * a request runs it in a channel of the communicator's pool) */
-    R_ONE_NODE = 1u << 6,       /* the communicator lies within one node */
-    R_ORDERED_NODES = 1u << 7,  /* a non-commutative operation needs nodes of
-                                 * consecutive ranks */
-    R_SMOOTH = 1u << 9, /* p's prime factors are all at most 7 (2^a 3^b 5^c 7^d) */
-    R_NATIVE = 1u << 8, /* not a restriction: the MPI library's own collective (its
-                         * PMPI_ entry, src/core/native.c), called with the user's
-                         * arguments; no plan, so no builder (NULL) */
+#define MPICOLL_RESTRICTION(flag, bit, shown, broken, needs, kind) flag = 1u << (bit),
+#include "restrictions.def"
+#undef MPICOLL_RESTRICTION
 };
 
 /* What the selector knows of a call. */
@@ -54,6 +43,12 @@ typedef struct algo_param {
     int def, min, max;
     const char *doc;
 } algo_param;
+
+/* ALGO_PARAMS(algo, { name, def, min, max, doc }, ...): the parameter
+ * array <algo>_params of an algorithm (its .def line names it), with the
+ * terminator coll_algo_nparams counts to. */
+#define ALGO_PARAMS(algo, ...) \
+    static const algo_param algo##_params[] = { __VA_ARGS__, { NULL, 0, 0, 0, NULL } }
 
 typedef struct coll_algo {
     const char *name;
@@ -104,7 +99,18 @@ typedef struct coll_desc {
     int rooted;                 /* the checker tries several roots */
 } coll_desc;
 
-/* All collectives mpicoll knows, and lookups by name. */
+/* Each collective's table, <name>_desc (src/coll/<name>/<name>.c). */
+#define MPICOLL_DESC_(name, Name, family) extern const coll_desc name##_desc;
+MPICOLL_COLLECTIVES(MPICOLL_DESC_)
+#undef MPICOLL_DESC_
+
+/* The number of collectives. */
+#define MPICOLL_ONE_(name, Name, family) +1
+enum { NCOLLS = 0 MPICOLL_COLLECTIVES(MPICOLL_ONE_) };
+#undef MPICOLL_ONE_
+
+/* All collectives mpicoll knows (MPICOLL_COLLECTIVES's order, then NULL),
+ * and lookups by name. */
 extern const coll_desc *const mpicoll_colls[];
 const coll_desc *coll_find(const char *name);
 /* By name, alias or Open MPI id; NULL if none. */

@@ -5,12 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allgather_desc, alltoall_desc, allreduce_desc, reduce_desc,
-    bcast_desc, reduce_scatter_block_desc;
-
 const coll_desc *const mpicoll_colls[] = {
-    &allgather_desc, &alltoall_desc, &allreduce_desc, &reduce_desc, &bcast_desc,
-    &reduce_scatter_block_desc, NULL,
+#define MPICOLL_DESC_(name, Name, family) &name##_desc,
+    MPICOLL_COLLECTIVES(MPICOLL_DESC_)
+#undef MPICOLL_DESC_
+    NULL,
 };
 
 const coll_desc *coll_find(const char *name)

@@ -13,37 +13,22 @@
 
 #include <limits.h>
 
-extern const coll_desc allgather_desc, alltoall_desc, allreduce_desc, reduce_desc,
-    bcast_desc, reduce_scatter_block_desc;
+/* The arguments of a family's MPI collective (include/mpicoll.h) but the
+ * communicator, from the native_args. */
+#define NATIVE_ARGS_block(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype
+#define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op
+#define NATIVE_ARGS_rooted_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root
+#define NATIVE_ARGS_bcast(a) a->rbuf, a->rcount, a->rtype, a->root
 
 int native_run(const native_args *a, MPI_Request *req)
 {
     const coll_desc *c = a->coll;
-    if (c == &allgather_desc)
-        return req ? PMPI_Iallgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
-                                     a->comm, req)
-                   : PMPI_Allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
-                                    a->comm);
-    if (c == &alltoall_desc)
-        return req ? PMPI_Ialltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
-                                    a->comm, req)
-                   : PMPI_Alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
-                                   a->comm);
-    if (c == &allreduce_desc)
-        return req ? PMPI_Iallreduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm, req)
-                   : PMPI_Allreduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm);
-    if (c == &reduce_desc)
-        return req ? PMPI_Ireduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root,
-                                  a->comm, req)
-                   : PMPI_Reduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root, a->comm);
-    if (c == &bcast_desc)
-        return req ? PMPI_Ibcast(a->rbuf, a->rcount, a->rtype, a->root, a->comm, req)
-                   : PMPI_Bcast(a->rbuf, a->rcount, a->rtype, a->root, a->comm);
-    if (c == &reduce_scatter_block_desc)
-        return req ? PMPI_Ireduce_scatter_block(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
-                                                a->comm, req)
-                   : PMPI_Reduce_scatter_block(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
-                                               a->comm);
+#define NATIVE_RUN_(name, Name, family)                                              \
+    if (c == &name##_desc)                                                           \
+        return req ? PMPI_I##name(NATIVE_ARGS_##family(a), a->comm, req)             \
+                   : PMPI_##Name(NATIVE_ARGS_##family(a), a->comm);
+    MPICOLL_COLLECTIVES(NATIVE_RUN_)
+#undef NATIVE_RUN_
     return MPI_ERR_INTERN;
 }
 

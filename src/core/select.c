@@ -14,7 +14,7 @@
 
 enum policy { FALLBACK_ERROR, FALLBACK_WARN, FALLBACK_SILENT };
 
-#define MAX_COLLS 16
+#define MAX_COLLS NCOLLS
 
 static struct config {
     int verbose;
@@ -339,9 +339,7 @@ int select_verbose(void)
     return cfg.verbose;
 }
 
-static const char needs_shm[] = "ranks that share memory on each node";
-
-/* Is p of the form 2^a 3^b 5^c 7^d? */
+/* Is p of the form 2^a 3^b 5^c 7^d? (R_SMOOTH) */
 static int smooth7(int p)
 {
     for (int f = 2; f <= 7 && p > 1; f++)
@@ -350,30 +348,21 @@ static int smooth7(int p)
     return p == 1;
 }
 
-/* The first restriction of a that the call breaks, or NULL; *on_p: it is
- * one on the number of ranks. */
-static const char *broken_why(const coll_algo *a, const call_info *ci, int *on_p)
+/* How a fallback message goes on after what the algorithm needs. */
+enum { WHY_PLAIN, WHY_P, WHY_SHM };
+
+/* The first restriction of a that the call breaks (restrictions.def), or
+ * NULL; *kind: how its message goes on. */
+static const char *broken_why(const coll_algo *a, const call_info *ci, int *kind)
 {
-    unsigned r = a->restrictions;
-    int p = ci->p;
-    *on_p = 1;
-    if ((r & R_TWO) && p != 2)
-        return "exactly 2 ranks";
-    if ((r & R_POW2) && (p & (p - 1)) != 0)
-        return "a power-of-two number of ranks";
-    if ((r & R_EVEN) && p % 2 != 0)
-        return "an even number of ranks";
-    if ((r & R_SMOOTH) && !smooth7(p))
-        return "a number of ranks whose prime factors are at most 7";
-    *on_p = 0;
-    if ((r & R_COMMUTATIVE) && !ci->commutative)
-        return "a commutative operation";
-    if ((r & R_SHM) && ci->shm_missing)
-        return needs_shm;
-    if ((r & R_ONE_NODE) && ci->nnodes > 1)
-        return "a communicator within one node";
-    if ((r & R_ORDERED_NODES) && !ci->commutative && ci->scattered_nodes)
-        return "nodes of consecutive ranks for a non-commutative operation";
+    const unsigned r = a->restrictions;
+#define MPICOLL_RESTRICTION(flag, bit, shown, broken, needs, why) \
+    if ((r & (flag)) && (broken)) {                               \
+        *kind = why;                                              \
+        return needs;                                             \
+    }
+#include "restrictions.def"
+#undef MPICOLL_RESTRICTION
     return NULL;
 }
 
@@ -389,15 +378,10 @@ static int unavailable(const coll_algo *a, const call_info *ci)
     return (a->restrictions & R_SHM) && (ci->request || ci->shm_missing);
 }
 
-static const char *broken(const coll_algo *a, const call_info *ci)
-{
-    int on_p;
-    return broken_why(a, ci, &on_p);
-}
-
 int coll_algo_applies(const coll_algo *a, const call_info *ci)
 {
-    return broken(a, ci) == NULL;
+    int kind;
+    return broken_why(a, ci, &kind) == NULL;
 }
 
 static void warn_once(const coll_desc *c, const coll_algo *a, const char *msg)
@@ -416,14 +400,14 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
                           char *err, size_t errlen)
 {
     const coll_algo *a = ch->algo;
-    int on_p;
-    const char *needs = broken_why(a, ci, &on_p);
+    int kind;
+    const char *needs = broken_why(a, ci, &kind);
     if (!needs)
         return MPI_SUCCESS;
     char why[240];
-    if (on_p)
+    if (kind == WHY_P)
         snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name, needs, ci->p);
-    else if (needs == needs_shm)
+    else if (kind == WHY_SHM)
         snprintf(why, sizeof why, "%s %s needs %s (%s)", c->name, a->name, needs,
                  ci->shm_missing);
     else

@@ -21,8 +21,7 @@
  * some ranks only fails every rank with MPI_ERR_ARG and a message instead
  * of hanging them.
  */
-#include "../../include/mpicoll.h"
-#include "../core/runtime.h"
+#include "../api/api.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -68,88 +67,43 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
     return NATIVE;
 }
 
-/* The MPI library's own collective, with the program's arguments. */
-static int native(const char *coll, native_args a)
+/* A block collective (allgather, alltoall): mpicoll's, or the MPI
+ * library's own with the program's arguments. */
+static int preload_block(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
+                         void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-    a.coll = coll_find(coll);
-    return native_run(&a, NULL);
-}
-
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route("allgather", comm, 1, &rc);
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return native("allgather", (native_args){ .sbuf = sendbuf, .scount = sendcount,
-                                                  .stype = sendtype, .rbuf = recvbuf,
-                                                  .rcount = recvcount, .rtype = recvtype,
-                                                  .comm = comm });
-    return mpicoll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
+                                          .stype = stype, .rbuf = rbuf, .rcount = rcount,
+                                          .rtype = rtype, .comm = comm }, NULL);
+    return api_block(c, NULL, sbuf, scount, stype, rbuf, rcount, rtype, comm, NULL,
+                     API_BLOCKING);
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* A vector collective (bcast: sbuf MPI_IN_PLACE, rbuf the buffer): the
+ * same, unless mpicoll refuses the datatype or leaves the operation to the
+ * library. */
+static int preload_vector(const coll_desc *c, const void *sbuf, void *rbuf, int count,
+                          MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
-    int rc = MPI_SUCCESS, how = route("alltoall", comm, 1, &rc);
+    int rc = MPI_SUCCESS;
+    int how = route(c->name, comm, veccoll_type_supported(type, op, c->reduction), &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return native("alltoall", (native_args){ .sbuf = sendbuf, .scount = sendcount,
-                                                 .stype = sendtype, .rbuf = recvbuf,
-                                                 .rcount = recvcount, .rtype = recvtype,
-                                                 .comm = comm });
-    return mpicoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .rbuf = rbuf, .rcount = count,
+                                          .rtype = type, .op = op, .root = root,
+                                          .comm = comm }, NULL);
+    return api_vector(c, NULL, sbuf, rbuf, count, type, op, root, comm, NULL, API_BLOCKING);
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route("allreduce", comm, veccoll_type_supported(datatype, op, 1), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native("allreduce", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf,
-                                                  .rcount = count, .rtype = datatype, .op = op,
-                                                  .comm = comm });
-    return mpicoll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route("reduce", comm, veccoll_type_supported(datatype, op, 1), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native("reduce", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
-                                               .rtype = datatype, .op = op, .root = root,
-                                               .comm = comm });
-    return mpicoll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route("bcast", comm, veccoll_type_supported(datatype, MPI_OP_NULL, 0), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native("bcast", (native_args){ .rbuf = buffer, .rcount = count, .rtype = datatype,
-                                              .root = root, .comm = comm });
-    return mpicoll_bcast(buffer, count, datatype, root, comm);
-}
-
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route("reduce_scatter_block", comm, veccoll_type_supported(datatype, op, 1), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native("reduce_scatter_block", (native_args){ .sbuf = sendbuf, .rbuf = recvbuf,
-                                                             .rcount = recvcount,
-                                                             .rtype = datatype, .op = op,
-                                                             .comm = comm });
-    return mpicoll_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-}
+/* MPI_<MPI name> of every collective (include/mpicoll_collectives.h). */
+#define PRELOAD_(name, Name, family)                                                     \
+    int MPI_##Name(MPICOLL_ARGS_##family)                                                \
+    {                                                                                    \
+        return API_PATH(preload_, family)(&name##_desc, API_CALL_##family);              \
+    }
+MPICOLL_COLLECTIVES(PRELOAD_)

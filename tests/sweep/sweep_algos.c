@@ -22,37 +22,16 @@ struct def_entry {
     const char *rest;   /* the other columns, as written */
 };
 
+/* d_<coll> of every collective, and defs[], the table of them */
 #define MPICOLL_ALGO(name, id, ...) { #name, id, #__VA_ARGS__ },
-static const struct def_entry d_allgather[] = {
-#include "allgather/allgather.def"
-    { NULL, 0, NULL } };
-static const struct def_entry d_alltoall[] = {
-#include "alltoall/alltoall.def"
-    { NULL, 0, NULL } };
-static const struct def_entry d_allreduce[] = {
-#include "allreduce/allreduce.def"
-    { NULL, 0, NULL } };
-static const struct def_entry d_reduce[] = {
-#include "reduce/reduce.def"
-    { NULL, 0, NULL } };
-static const struct def_entry d_bcast[] = {
-#include "bcast/bcast.def"
-    { NULL, 0, NULL } };
-static const struct def_entry d_rsb[] = {
-#include "reduce_scatter_block/reduce_scatter_block.def"
-    { NULL, 0, NULL } };
+#include "sweep_defs.h"
 #undef MPICOLL_ALGO
 
 static const struct def_entry *def_of(const char *coll)
 {
-    static const struct { const char *coll; const struct def_entry *d; } t[] = {
-        { "allgather", d_allgather }, { "alltoall", d_alltoall },
-        { "allreduce", d_allreduce }, { "reduce", d_reduce }, { "bcast", d_bcast },
-        { "reduce_scatter_block", d_rsb },
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(coll, t[i].coll) == 0)
-            return t[i].d;
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        if (strcmp(coll, defs[i].coll) == 0)
+            return defs[i].d;
     return NULL;
 }
 

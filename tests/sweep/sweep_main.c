@@ -47,9 +47,24 @@ static int fails[SWEEP_MAX_VARIANTS][SWEEP_MAX_NP + 1];
 
 static int usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s allgather|alltoall|allreduce|reduce|bcast|reduce_scatter_block"
-            " [--quick] [--algorithms a,b,...] [--list [--np N]]\n", prog);
+#define NAME_(name, Name, family) "|" #name
+    static const char colls[] = MPICOLL_COLLECTIVES(NAME_);
+#undef NAME_
+    fprintf(stderr, "usage: %s %s [--quick] [--algorithms a,b,...] [--list [--np N]]\n", prog,
+            colls + 1);
     return 2;
+}
+
+/* 1 if coll is a collective of the block family (include/mpicoll.h), else
+ * 0. */
+static int block_family(const char *coll)
+{
+#define FAMILY_(name, Name, family)          \
+    if (strcmp(coll, #name) == 0)            \
+        return strcmp(#family, "block") == 0;
+    MPICOLL_COLLECTIVES(FAMILY_)
+#undef FAMILY_
+    return 0;
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -60,7 +75,7 @@ static int parse(int argc, char **argv, struct opts *o)
     if (argc < 2)
         return -1;
     o->coll = argv[1];
-    o->block = strcmp(o->coll, "allgather") == 0 || strcmp(o->coll, "alltoall") == 0;
+    o->block = block_family(o->coll);
     if (!o->block && vc_coll_from_name(o->coll) < 0)
         return -1;
     for (int i = 2; i < argc; i++) {

@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allreduce_desc, bcast_desc, reduce_desc, reduce_scatter_block_desc;
-
 /* Every rank that goes on after the fold is the real rank of its new rank;
  * the new ranks are 0 .. pofk-1, in rank order. */
 static int fold_cases(void)

@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coll_desc allgather_desc;
-
 /* A correct ring, and variants with one fault each. */
 static void ring_with(plan *pl, const plan_args *a, int fault)
 {
@@ -55,8 +53,6 @@ static const struct {
     { fault7, "sends 2 bytes" },
     { fault8, "holds rank 0's byte" },
 };
-
-extern const coll_desc allreduce_desc;
 
 /* Reductions: every rank gathers all vectors, then reduces locally. */
 static void gather_all(plan *pl, const plan_args *a)

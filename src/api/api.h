@@ -1,0 +1,57 @@
+/*
+ * The public entry points' two paths, and how each signature family
+ * (include/mpicoll.h) maps onto them: src/api/entry.c makes every
+ * mpicoll_<c>, mpicoll_<c>_with, mpicoll_i<c> and mpicoll_<c>_init from
+ * MPICOLL_COLLECTIVES with these, and the preload library its MPI_
+ * wrappers.
+ */
+#ifndef MPICOLL_API_H
+#define MPICOLL_API_H
+
+#include "../core/runtime.h"
+#include "../../include/mpicoll.h"
+
+/* How an entry point runs its call. */
+typedef enum { API_BLOCKING, API_NB, API_PERSISTENT } api_kind;
+
+/* A block collective (blockcoll_call) or a vector one (veccoll_call),
+ * run as `kind` says; a request call fails with MPI_ERR_ARG, raised on
+ * comm, when `request` is NULL. */
+int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+              mpicoll_request *request, api_kind kind);
+int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
+               api_kind kind);
+
+/* Every collective's call with an algorithm named or not (spec NULL),
+ * run as `kind` says, with the arguments of its public entry points:
+ * api_<name>(spec, ARGS, request, kind). The public API names an
+ * algorithm only for blocking calls (mpicoll_<name>_with); the tools name
+ * one for requests too through these. */
+#define API_DECLARE_(name, Name, family)                                          \
+    int api_##name(const char *spec, MPICOLL_ARGS_##family, mpicoll_request *request, \
+                   api_kind kind);
+MPICOLL_COLLECTIVES(API_DECLARE_)
+#undef API_DECLARE_
+
+/* Each family: API_PATH_<family> is its path (block or vector: api_block
+ * or api_vector, and the preload library's preload_block or
+ * preload_vector), API_CALL_<family> its arguments (named as in
+ * MPICOLL_ARGS_<family>) in that path's order. */
+#define API_PATH_block block
+#define API_CALL_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+#define API_PATH_reduction vector
+#define API_CALL_reduction sendbuf, recvbuf, count, datatype, op, -1, comm
+#define API_PATH_rooted_reduction vector
+#define API_CALL_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
+/* veccoll_call's form of a broadcast: the buffer is the receive buffer */
+#define API_PATH_bcast vector
+#define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
+
+/* API_PATH(prefix_, family): prefix_block or prefix_vector */
+#define API_CAT_(a, b) a##b
+#define API_CAT(a, b) API_CAT_(a, b)
+#define API_PATH(prefix, family) API_CAT(prefix, API_PATH_##family)
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * The public entry points of every collective, made from the list of
+ * collectives (include/mpicoll_collectives.h) and their signature
+ * families: each is the family's path (api.h) with the collective's table
+ * (<c>_desc), an algorithm named for the call or not, and how it runs.
+ */
+#include "api.h"
+
+int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+              mpicoll_request *request, api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    return blockcoll_call(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, comm, &mode);
+}
+
+int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
+               api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vec_call v = { c, spec, sbuf, rbuf, count, type, op, root, comm };
+    return veccoll_call(&v, &mode);
+}
+
+#define ENTRY_POINTS(name, Name, family)                                                     \
+    int api_##name(const char *spec, MPICOLL_ARGS_##family, mpicoll_request *request,        \
+                   api_kind kind)                                                            \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, spec, API_CALL_##family, request, kind); \
+    }                                                                                        \
+    int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family)                  \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, algorithm, API_CALL_##family, NULL,      \
+                                      API_BLOCKING);                                         \
+    }                                                                                        \
+    int mpicoll_##name(MPICOLL_ARGS_##family)                                                \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, NULL,           \
+                                      API_BLOCKING);                                         \
+    }                                                                                        \
+    int mpicoll_i##name(MPICOLL_ARGS_##family, mpicoll_request *request)                     \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, request,        \
+                                      API_NB);                                               \
+    }                                                                                        \
+    int mpicoll_##name##_init(MPICOLL_ARGS_##family, mpicoll_request *request)               \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, request,        \
+                                      API_PERSISTENT);                                       \
+    }
+
+MPICOLL_COLLECTIVES(ENTRY_POINTS)

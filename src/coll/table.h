@@ -1,0 +1,69 @@
+/*
+ * The part of a collective's table that is alike for every collective,
+ * included by src/coll/<c>/<c>.c after `#define COLL <c>` and its
+ * algorithms' parameter arrays: the array of its algorithms, one entry per
+ * MPICOLL_ALGO line of <c>/<c>.def; COLL_TABLE_FIELDS, the coll_desc
+ * fields that name it, its algorithms and its built-in rules (<c>.rules,
+ * embedded by the build as mpicoll_<c>_rules); and the pieces of data
+ * model that several collectives share.
+ */
+#include "../core/coll.h"
+
+#define COLL_STR_(x) #x
+#define COLL_STR(x) COLL_STR_(x)
+#define COLL_CAT_(a, b) a##_##b
+#define COLL_CAT(a, b) COLL_CAT_(a, b)
+
+/* The builder of algorithm `name`: <c>_<name> (<c>_algos.h), but NULL for
+ * native, which has none (R_NATIVE: the MPI library runs it).
+ * COLL_IS_native_ is the one name that expands to two arguments, so that
+ * COLL_SECOND picks NULL for native and <c>_<name> for the others. */
+#define COLL_IS_native_ ~, NULL
+#define COLL_SECOND_(a, b, ...) b
+#define COLL_SECOND(...) COLL_SECOND_(__VA_ARGS__)
+#define COLL_BUILDER(name) COLL_SECOND(COLL_IS_##name##_, COLL_CAT(COLL, name), ~)
+
+static const coll_algo algos[] = {
+#define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \
+    { #name, id, aliases, COLL_BUILDER(name), restrictions, fallback, params, summary },
+#include COLL_STR(COLL/COLL.def)
+#undef MPICOLL_ALGO
+};
+
+extern const char COLL_CAT(COLL_CAT(mpicoll, COLL), rules)[];
+
+/* env: "MPICOLL_<C>"; tag: the tag of its traffic */
+#define COLL_TABLE_FIELDS(env_, tag_)                                                  \
+    .name = COLL_STR(COLL), .env = env_, .tag = tag_, .algos = algos,                  \
+    .nalgos = (int)(sizeof algos / sizeof algos[0]),                                   \
+    .builtin_rules = COLL_CAT(COLL_CAT(mpicoll, COLL), rules)
+
+/* Data models (coll_desc's send_bytes, recv_bytes, inplace_offset,
+ * expect_label) that several collectives share. */
+/* one block (or vector) of s->block bytes */
+static inline size_t model_block(const coll_shape *s) { return s->block; }
+/* p blocks */
+static inline size_t model_p_blocks(const coll_shape *s) { return (size_t)s->p * s->block; }
+/* a block at the root, nothing elsewhere */
+static inline size_t model_at_root(const coll_shape *s)
+{
+    return s->rank == s->root ? s->block : 0;
+}
+/* in place at the root only, at the start of its buffer */
+static inline size_t model_root_in_place(const coll_shape *s)
+{
+    return s->rank == s->root ? 0 : NO_ALIAS;
+}
+/* in place at the start of the receive buffer */
+static inline size_t model_at_start(const coll_shape *s)
+{
+    (void)s;
+    return 0;
+}
+/* byte i holds label i: its position (the whole result of allgather, a
+ * reduction's vector) */
+static inline int64_t model_position(const coll_shape *s, size_t i)
+{
+    (void)s;
+    return (int64_t)i;
+}
