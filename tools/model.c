@@ -246,7 +246,8 @@ static void print_native(const model_opts *o, int p, size_t bytes, const char *n
 /* One (p, bytes): each requested algorithm that applies, then the choice. */
 static int model_point(const model_opts *o, int p, size_t bytes, const int *node_of, int nnodes)
 {
-    call_info ci = { .p = p, .nnodes = nnodes, .bytes = bytes, .commutative = 1 };
+    call_info ci = { .p = p, .nnodes = nnodes, .bytes = coll_call_bytes(o->c, p, bytes),
+                     .commutative = 1 };
     char err[512], spec[128];
     int params[PLAN_MAX_PARAMS];
     const coll_algo *a;

@@ -118,6 +118,14 @@ const coll_algo *coll_algo_find(const coll_desc *c, const char *name_or_id);
 /* 1 if `name` is one of a's aliases. */
 int coll_algo_has_alias(const coll_algo *a, const char *name);
 int coll_algo_nparams(const coll_algo *a);
+
+/* A call's size (call_info.bytes: the selection's and the rules' bytes=)
+ * and the builders' block (plan_args.block) at p ranks: the same for all
+ * but reduce_scatter_block, whose call size is the whole vector of p
+ * blocks. In general bytes = block · max(send, recv) / recv, per the
+ * collective's data model. */
+size_t coll_block_of(const coll_desc *c, int p, size_t bytes);
+size_t coll_call_bytes(const coll_desc *c, int p, size_t block);
 /* 1 for the MPI library's own collective (R_NATIVE): no plan to build, check or
  * show; tools say NATIVE_NO_PLAN and skip it. */
 int coll_algo_native(const coll_algo *a);

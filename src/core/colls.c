@@ -57,3 +57,26 @@ int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes, cha
     spec_format(ch.algo, ch.params, buf, buflen);
     return 0;
 }
+
+/* send and recv of one unit block, and their max */
+static void unit_sizes(const coll_desc *c, int p, size_t *most, size_t *recv)
+{
+    const coll_shape unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
+    const size_t send = c->send_bytes(&unit);
+    *recv = c->recv_bytes(&unit);
+    *most = send > *recv ? send : *recv;
+}
+
+size_t coll_block_of(const coll_desc *c, int p, size_t bytes)
+{
+    size_t most, recv;
+    unit_sizes(c, p, &most, &recv);
+    return most ? bytes / most * recv : bytes;
+}
+
+size_t coll_call_bytes(const coll_desc *c, int p, size_t block)
+{
+    size_t most, recv;
+    unit_sizes(c, p, &most, &recv);
+    return recv ? block / recv * most : block;
+}

@@ -143,6 +143,9 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
                 cost_pick *second)
 {
     const int p = ci->p;
+    /* predict and lower_bound build plans of ci->bytes: the builders' block */
+    call_info blk = *ci;
+    blk.bytes = coll_block_of(c, p, ci->bytes);
     int *node_of = malloc((size_t)p * sizeof *node_of);
     plan *plans = calloc((size_t)p, sizeof *plans);
     cost_pick *cands = NULL;
@@ -180,13 +183,13 @@ int cost_choose(const coll_desc *c, const call_info *ci, const cost_params *cp, 
      * bound until then); one whose bound is within 2% of the best's time
      * cannot beat it by more than the model's precision: not replayed */
     for (size_t i = 0; i < ncands; i++)
-        cands[i].seconds = lower_bound(cands[i].algo, cands[i].params, ci, node_of, cp);
+        cands[i].seconds = lower_bound(cands[i].algo, cands[i].params, &blk, node_of, cp);
     qsort(cands, ncands, sizeof *cands, by_seconds);
     for (size_t i = 0; i < ncands; i++) {
         cost_pick x = cands[i];
         if (best->seconds >= 0 && x.seconds >= 0.98 * best->seconds)
             continue;
-        x.seconds = predict(x.algo, x.params, ci, node_of, cp, budget, plans);
+        x.seconds = predict(x.algo, x.params, &blk, node_of, cp, budget, plans);
         if (x.seconds >= 0)
             rank_pick(&x, best, second);
     }

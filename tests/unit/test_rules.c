@@ -204,6 +204,12 @@ static void test_openmpi_tree(void)
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
         { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "rabenseifner" },
         { "reduce", 15, 8, "binomial" },
+        { "reduce_scatter_block", 16, 16 * 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 64, 64 * 1024, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 256, 256 * 8192 - 1, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 256, 256 * 8192, "bine" },
+        { "reduce_scatter_block", 16, 16 << 16, "bine" },
+        { "reduce_scatter_block", 15, 8, "recursive_halving" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);

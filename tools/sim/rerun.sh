@@ -264,6 +264,8 @@ runs() {
         echo "reduce_scatter_block --np $N --platform $P -m 8,1K,64K,1M -a all --builtins all --timeout 600" ;;
     reduce_scatter_block-*-np256) P=${1#reduce_scatter_block-}; P=${P%-np256}
         echo "reduce_scatter_block --np 256 --platform $P -m 8,1K,64K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine,ring --builtins ompi,mpich_rdb,mvapich2,ompi_ring,mpich_pair --timeout 900" ;;
+    reduce_scatter_block-*-auto) P=${1#reduce_scatter_block-}; P=${P%-auto}   # under its rules across nodes
+        echo "reduce_scatter_block --np 16,64,256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 900" ;;
     reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
         echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
     *) return 1 ;;
@@ -323,7 +325,8 @@ group() {
             for p in torus dragonfly; do for c in bcast reduce allreduce allgather; do echo $c-$p-locality1024-64K; done; done ;;
     pass12) for p in flat fattree torus dragonfly; do
                 echo reduce_scatter_block-$p-np16-64 reduce_scatter_block-$p-np256 reduce_scatter_block-$p-np1024
-            done ;;
+            done
+            echo reduce_scatter_block-flat-auto reduce_scatter_block-fattree-auto ;;
     pass13) # allreduce's recursive_multiplying once each member's i-th message goes i
             # digits up (every run with it, or with auto below 8 KiB, again)
             echo allreduce-flat-radix1k
