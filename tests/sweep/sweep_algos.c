@@ -2,8 +2,8 @@
  * The variants a sweep runs: every algorithm of the collective by the name
  * mpicoll_algorithm_name gives, "auto", the shared-memory algorithms again
  * with a 64 KiB segment (messages in chunks) and, those with the single
- * copy (pat_segment_cma_params), with it at every size (cma=1,cma_min=0)
- * and from its default size (cma=1), and each algorithm once by
+ * copy (pat_segment_cma_params), with it at every size (cma=1,cma_min=0),
+ * and each algorithm once by
  * its Open MPI id. What the API does not say (restrictions, ids) comes
  * from the collective's .def, the table the library is built from: only
  * its first two columns (name, id) are read by position, the rest as text.
@@ -103,11 +103,11 @@ int sweep_variants(const char *coll, int rpn, int quick, const char *only,
         if (!wanted(only, name) || (rpn > 0 && !has_flag(e, "R_NODES")))
             continue;
         /* shared memory: also with a small segment, and those that may copy
-         * once from the peers' buffers at every size and never */
-        static const char *const shm_specs[] = { "", ":segment=65536", ":cma=1,cma_min=0",
-                                                 ":cma=1" };
+         * once from the peers' buffers with it at every size (the sweep's
+         * counts are all below cma_min's default) */
+        static const char *const shm_specs[] = { "", ":segment=65536", ":cma=1,cma_min=0" };
         int nspecs = !has_flag(e, "R_SHM") || quick ? 1
-                     : has_flag(e, "pat_segment_cma_params") ? 4 : 2;
+                     : has_flag(e, "pat_segment_cma_params") ? 3 : 2;
         for (int seg = 0; seg < nspecs; seg++) {
             if (!(v = add(out, &n, max)))
                 goto full;
