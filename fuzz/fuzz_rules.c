@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the rules-file parser (src/core/rules.c), which reads
+ * libFuzzer target: the rules-file parser (src/model/rules.c), which reads
  * MPICOLL_RULES files and the built-in rules.
  *
  * Beyond what the sanitizers catch (crashes, out-of-bounds accesses,
@@ -10,7 +10,7 @@
  *   - rules_match returns a rule of the set, or none.
  * A broken promise aborts, which libFuzzer reports with the input.
  */
-#include "core/rules.h"
+#include "model/rules.h"
 
 #include <stdint.h>
 #include <stdio.h>

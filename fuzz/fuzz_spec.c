@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the algorithm-spec parser (spec_parse in
- * src/core/rules.c), which reads MPICOLL_<COLLECTIVE>=name[:param=value,...]
+ * src/model/rules.c), which reads MPICOLL_<COLLECTIVE>=name[:param=value,...]
  * from the environment, the *_with calls' argument and the rules' last
  * field.
  *
@@ -11,7 +11,7 @@
  * MPICOLL_VERBOSE prints) parses back to the same algorithm and
  * parameters.
  */
-#include "core/rules.h"
+#include "model/rules.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -6,7 +6,8 @@
  * communicator's error handler, as MPI's own collectives do.
  *
  * Algorithm selection (see docs/selection.md):
- *   1. per call: the `algorithm` argument of the *_with entry points;
+ *   1. per call: the `algorithm` argument of the *_with entry points
+ *      (blocking, non-blocking and persistent);
  *   2. forced from the environment: MPICOLL_ALLGATHER=name[:param=value,...]
  *      (names as Open MPI spells them, or Open MPI's numeric ids);
  *   3. a rules file: MPICOLL_RULES=path;
@@ -30,15 +31,17 @@ extern "C" {
 /* ---- The collectives ------------------------------------------------------
  * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block: the
  * rows of mpicoll_collectives.h, each with its signature family. Each
- * collective has four entry points, with the semantics of the MPI
+ * collective has six entry points, with the semantics of the MPI
  * collective of its MPI name:
- *   int mpicoll_<name>(ARGS);                     blocking
- *   int mpicoll_<name>_with(const char *algorithm, ARGS);
- *       blocking, with the algorithm named for this call:
- *       "name[:param=value,...]" or an Open MPI numeric id ("4"); NULL or
- *       "auto" means the normal selection
+ *   int mpicoll_<name>(ARGS);                                  blocking
  *   int mpicoll_i<name>(ARGS, mpicoll_request *request);       non-blocking
  *   int mpicoll_<name>_init(ARGS, mpicoll_request *request);   persistent
+ * and each of them with the algorithm named for this call:
+ *   int mpicoll_<name>_with(const char *algorithm, ARGS);
+ *   int mpicoll_i<name>_with(const char *algorithm, ARGS, mpicoll_request *request);
+ *   int mpicoll_<name>_init_with(const char *algorithm, ARGS, mpicoll_request *request);
+ * where `algorithm` is "name[:param=value,...]" or an Open MPI numeric id
+ * ("4"); NULL or "auto" means the normal selection.
  * where ARGS are those of its family, as MPI's:
  *   block             const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm
@@ -89,7 +92,11 @@ typedef struct mpicoll_request_s *mpicoll_request;
     int mpicoll_##name(MPICOLL_ARGS_##family);                                             \
     int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family);               \
     int mpicoll_i##name(MPICOLL_ARGS_##family, mpicoll_request *request);                  \
-    int mpicoll_##name##_init(MPICOLL_ARGS_##family, mpicoll_request *request);
+    int mpicoll_i##name##_with(const char *algorithm, MPICOLL_ARGS_##family,               \
+                               mpicoll_request *request);                                  \
+    int mpicoll_##name##_init(MPICOLL_ARGS_##family, mpicoll_request *request);            \
+    int mpicoll_##name##_init_with(const char *algorithm, MPICOLL_ARGS_##family,           \
+                                   mpicoll_request *request);
 MPICOLL_COLLECTIVES(MPICOLL_DECLARE_)
 #undef MPICOLL_DECLARE_
 
@@ -127,6 +134,18 @@ int mpicoll_algorithm_applicable(const char *collective, const char *spec,
  * argument. */
 int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes,
                         char *buf, size_t buflen);
+
+/* The number of nodes `comm` spans, as mpicoll's selection sees them
+ * (nodes of MPICOLL_RANKS_PER_NODE consecutive ranks when it is set),
+ * into *nnodes. Collective over comm the first time (an mpicoll
+ * collective on comm may already have asked). Returns an MPI error code. */
+int mpicoll_comm_nodes(MPI_Comm comm, int *nnodes);
+
+/* 1 when the launcher says this node runs more ranks than it has
+ * processors: mpicoll's blocking waits then test and yield the processor
+ * instead of blocking in the MPI library (whose waits may spin), and a
+ * program's own waits should do the same. */
+int mpicoll_node_oversubscribed(void);
 
 /* The algorithm the last mpicoll collective on `comm` ran (after the
  * selection and any fallback), as "name[:param=value,...]" into buf: local,

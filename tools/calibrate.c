@@ -46,7 +46,7 @@
  * default) detached, so eager comes out 32768 there.
  */
 #include "cli.h"
-#include "core/cost.h"
+#include "model/cost.h"
 
 #include <mpi.h>
 

@@ -5,7 +5,7 @@
  */
 #include "measure.h"
 
-#include "core/runtime.h"
+#include "model/choose.h"
 
 #include <stdio.h>
 #include <stdlib.h>

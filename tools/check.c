@@ -3,9 +3,9 @@
  * diagrams. None of these needs mpirun or MPI_Init.
  */
 #include "cli.h"
-#include "core/coll.h"
-#include "core/rules.h"
-#include "core/symbolic.h"
+#include "model/coll.h"
+#include "model/rules.h"
+#include "model/symbolic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ static void restriction_text(unsigned r, char *buf, size_t len)
         int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", shown);               \
         n += w > 0 ? (size_t)w : 0;                                                    \
     }
-#include "core/restrictions.def"
+#include "model/restrictions.def"
 #undef MPICOLL_RESTRICTION
 }
 

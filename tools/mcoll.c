@@ -12,7 +12,6 @@
  */
 #include "measure.h"
 
-#include "api/api.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -92,10 +91,8 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 
 /* ---- the calls ---------------------------------------------------------- */
 
-/* mpicoll's calls with the algorithm named for the call: blocking through
- * the public mpicoll_<coll>_with, non-blocking and persistent through
- * api_<coll> (src/api/api.h: the public API names an algorithm only for
- * blocking calls), with the arguments of the collective's signature
+/* mpicoll's calls with the algorithm named for the call (the public
+ * mpicoll_<coll>_with, mpicoll_i<coll>_with, mpicoll_<coll>_init_with), with the arguments of the collective's signature
  * family (include/mpicoll.h): bytes for the block collectives; c->type
  * under MPI_SUM for the reductions, rooted at MEASURE_ROOT; bcast's buffer
  * is the receive buffer (the root's holds the data). */
@@ -110,8 +107,9 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
     {                                                                                       \
         if (c->mode == MODE_BLOCKING)                                                       \
             return mpicoll_##name##_with(c->spec, HARNESS_##family(c));                     \
-        return api_##name(c->spec, HARNESS_##family(c), c->creq,                            \
-                          c->mode == MODE_PERSISTENT ? API_PERSISTENT : API_NB);            \
+        if (c->mode == MODE_PERSISTENT)                                                     \
+            return mpicoll_##name##_init_with(c->spec, HARNESS_##family(c), c->creq);       \
+        return mpicoll_i##name##_with(c->spec, HARNESS_##family(c), c->creq);               \
     }
 MPICOLL_COLLECTIVES(MCOLL_CALL_)
 #undef MCOLL_CALL_

@@ -5,7 +5,6 @@
  */
 #include "measure.h"
 
-#include "core/runtime.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -44,10 +43,9 @@ void measure_init(int *argc, char ***argv, int *rank, int *nranks)
 
 int measure_nodes(MPI_Comm comm)
 {
-    comm_state *st;
     int nnodes = 1;
 
-    if (comm_state_get(comm, &st) != MPI_SUCCESS || comm_state_nodes(st, &nnodes) != MPI_SUCCESS)
+    if (mpicoll_comm_nodes(comm, &nnodes) != MPI_SUCCESS)
         nnodes = 1;
     return nnodes;
 }
@@ -238,13 +236,13 @@ static int validate(const struct meas *m, struct run *r, size_t count)
 }
 
 /* The barrier before each timed call, as OSU's benchmarks do; on an
- * oversubscribed node it tests and yields (exec_wait_yields), since
+ * oversubscribed node it tests and yields (mpicoll_node_oversubscribed), since
  * MPICH's MPI_Barrier spins there: 8 ms a barrier at 3 ranks on 2 cores. */
 static void harness_barrier(MPI_Comm comm)
 {
     MPI_Request req;
     int done = 0;
-    if (!exec_wait_yields()) {
+    if (!mpicoll_node_oversubscribed()) {
         MPI_Barrier(comm);
         return;
     }

@@ -58,7 +58,7 @@ enum { MODE_BLOCKING, MODE_NB, MODE_PERSISTENT };
  * in elements of `type`. */
 struct call {
     const char *spec;        /* the algorithm ("native": the MPI library's own, through
-                              * mpicoll's native path, src/core/native.c) */
+                              * mpicoll's native path, src/runtime/native.c) */
     int mode;                /* MODE_PERSISTENT: makes the request */
     const void *sendbuf;     /* or MPI_IN_PLACE */
     void *recvbuf;

@@ -6,7 +6,7 @@
  * For each rank the algorithm's builder makes the plan that rank would run
  * (as the library does at a call: no in-place, commutative operation,
  * default parameters, nodes of --ranks-per-node consecutive ranks), and
- * cost_plans (src/core/cost.c) replays all of them on the machine of
+ * cost_plans (src/model/cost.c) replays all of them on the machine of
  * --params (a file of `mpicoll calibrate`, else cost_defaults): per-message
  * overheads, latency, shared link bandwidth, copy and reduction rates,
  * inside a node and between nodes. docs/scale.md compares it with
@@ -18,11 +18,11 @@
  * "auto").
  */
 #include "cli.h"
-#include "core/coll.h"
-#include "core/cost.h"
-#include "core/rules.h"
+#include "model/coll.h"
+#include "model/cost.h"
+#include "model/rules.h"
 #include "options.h"
-#include "core/runtime.h"
+#include "model/choose.h"
 
 #include <errno.h>
 #include <stdio.h>

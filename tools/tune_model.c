@@ -1,6 +1,6 @@
 /*
  * mpicoll tune --model: the rules of tune (tune.c) from the cost model
- * (src/core/cost.h) instead of measurements, for communicator sizes that
+ * (src/model/cost.h) instead of measurements, for communicator sizes that
  * need not exist here: FFTW's estimate beside tune's measure. No mpirun,
  * no MPI_Init.
  *
@@ -28,8 +28,8 @@
  */
 #include "tune.h"
 
-#include "core/cost.h"
-#include "core/runtime.h"
+#include "model/cost.h"
+#include "model/choose.h"
 #include "measure.h"
 #include "options.h"
 #include "tune_choose.h"

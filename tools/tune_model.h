@@ -6,7 +6,7 @@
 #ifndef MPICOLL_TOOLS_TUNE_MODEL_H
 #define MPICOLL_TOOLS_TUNE_MODEL_H
 
-#include "core/cost.h"
+#include "model/cost.h"
 #include "measure.h"
 #include "tune_choose.h"
 

@@ -8,7 +8,7 @@
  */
 #include "tune_model.h"
 
-#include "core/runtime.h"
+#include "model/choose.h"
 #include "tune_options.h"
 
 #include <limits.h>

@@ -3,7 +3,7 @@
  */
 #include "tune_plans.h"
 
-#include "core/runtime.h"
+#include "model/choose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +114,7 @@ int tune_auto_choice(const char *coll, int np, int nnodes, size_t bytes, char *b
     choice ch;
     char err[256];
 
-    if (d == NULL || select_choose(d, NULL, 0, &ci, &ch, err, sizeof err) != MPI_SUCCESS)
+    if (d == NULL || select_choose(d, NULL, 0, &ci, &ch, err, sizeof err) != SELECT_OK)
         return -1;
     spec_format(ch.algo, ch.params, buf, len);
     return 0;

@@ -1,14 +1,17 @@
 /*
  * The public entry points' two paths, and how each signature family
  * (include/mpicoll.h) maps onto them: src/api/entry.c makes every
- * mpicoll_<c>, mpicoll_<c>_with, mpicoll_i<c> and mpicoll_<c>_init from
+ * mpicoll_<c>, mpicoll_i<c> and mpicoll_<c>_init, each also _with an
+ * algorithm named, from
  * MPICOLL_COLLECTIVES with these, and the preload library its MPI_
  * wrappers.
  */
 #ifndef MPICOLL_API_H
 #define MPICOLL_API_H
 
-#include "../core/runtime.h"
+#include "../runtime/entry.h"
+#include "../runtime/native.h"
+#include "../runtime/errors.h"
 #include "../../include/mpicoll.h"
 
 /* How an entry point runs its call. */
@@ -24,17 +27,6 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
                api_kind kind);
 
-/* Every collective's call with an algorithm named or not (spec NULL),
- * run as `kind` says, with the arguments of its public entry points:
- * api_<name>(spec, ARGS, request, kind). The public API names an
- * algorithm only for blocking calls (mpicoll_<name>_with); the tools name
- * one for requests too through these. */
-#define API_DECLARE_(name, Name, family)                                          \
-    int api_##name(const char *spec, MPICOLL_ARGS_##family, mpicoll_request *request, \
-                   api_kind kind);
-MPICOLL_COLLECTIVES(API_DECLARE_)
-#undef API_DECLARE_
-
 /* Each family: API_PATH_<family> is its path (block or vector: api_block
  * or api_vector, and the preload library's preload_block or
  * preload_vector), API_CALL_<family> its arguments (named as in
@@ -48,6 +40,13 @@ MPICOLL_COLLECTIVES(API_DECLARE_)
 /* veccoll_call's form of a broadcast: the buffer is the receive buffer */
 #define API_PATH_bcast vector
 #define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
+
+/* Each family's arguments as MPICOLL_ARGS_<family> names them, in order
+ * (one entry point calling another). */
+#define API_ARGS_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+#define API_ARGS_reduction sendbuf, recvbuf, count, datatype, op, comm
+#define API_ARGS_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
+#define API_ARGS_bcast buffer, count, datatype, root, comm
 
 /* API_PATH(prefix_, family): prefix_block or prefix_vector */
 #define API_CAT_(a, b) a##b

@@ -28,11 +28,6 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 }
 
 #define ENTRY_POINTS(name, Name, family)                                                     \
-    int api_##name(const char *spec, MPICOLL_ARGS_##family, mpicoll_request *request,        \
-                   api_kind kind)                                                            \
-    {                                                                                        \
-        return API_PATH(api_, family)(&name##_desc, spec, API_CALL_##family, request, kind); \
-    }                                                                                        \
     int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family)                  \
     {                                                                                        \
         return API_PATH(api_, family)(&name##_desc, algorithm, API_CALL_##family, NULL,      \
@@ -40,18 +35,27 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
     }                                                                                        \
     int mpicoll_##name(MPICOLL_ARGS_##family)                                                \
     {                                                                                        \
-        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, NULL,           \
-                                      API_BLOCKING);                                         \
+        return mpicoll_##name##_with(NULL, API_ARGS_##family);                               \
+    }                                                                                        \
+    int mpicoll_i##name##_with(const char *algorithm, MPICOLL_ARGS_##family,                 \
+                               mpicoll_request *request)                                     \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, algorithm, API_CALL_##family, request,   \
+                                      API_NB);                                               \
     }                                                                                        \
     int mpicoll_i##name(MPICOLL_ARGS_##family, mpicoll_request *request)                     \
     {                                                                                        \
-        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, request,        \
-                                      API_NB);                                               \
+        return mpicoll_i##name##_with(NULL, API_ARGS_##family, request);                     \
+    }                                                                                        \
+    int mpicoll_##name##_init_with(const char *algorithm, MPICOLL_ARGS_##family,             \
+                                   mpicoll_request *request)                                 \
+    {                                                                                        \
+        return API_PATH(api_, family)(&name##_desc, algorithm, API_CALL_##family, request,   \
+                                      API_PERSISTENT);                                       \
     }                                                                                        \
     int mpicoll_##name##_init(MPICOLL_ARGS_##family, mpicoll_request *request)               \
     {                                                                                        \
-        return API_PATH(api_, family)(&name##_desc, NULL, API_CALL_##family, request,        \
-                                      API_PERSISTENT);                                       \
+        return mpicoll_##name##_init_with(NULL, API_ARGS_##family, request);                 \
     }
 
 MPICOLL_COLLECTIVES(ENTRY_POINTS)

@@ -7,7 +7,7 @@
  * embedded by the build as mpicoll_<c>_rules); and the pieces of data
  * model that several collectives share.
  */
-#include "../core/coll.h"
+#include "../model/coll.h"
 
 #define COLL_STR_(x) #x
 #define COLL_STR(x) COLL_STR_(x)

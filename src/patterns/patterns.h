@@ -4,7 +4,7 @@
 #ifndef MPICOLL_PATTERNS_H
 #define MPICOLL_PATTERNS_H
 
-#include "../core/plan.h"
+#include "../model/plan.h"
 
 #include <stddef.h>
 

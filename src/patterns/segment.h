@@ -13,7 +13,7 @@
 #ifndef MPICOLL_PATTERNS_SEGMENT_H
 #define MPICOLL_PATTERNS_SEGMENT_H
 
-#include "../core/coll.h"
+#include "../model/coll.h"
 
 #include <stddef.h>
 
@@ -25,7 +25,7 @@ extern const algo_param pat_segment_params[];
 /* The parameters of a shared-memory algorithm that may copy once: `segment`,
  * `cma` (1: single copy from the peers' buffers, cross-memory attach, for
  * messages of at least `cma_min` bytes; 0: never) and `cma_min`. A node
- * whose kernel refuses cross-memory attach runs cma=0 (src/core/comm.c). */
+ * whose kernel refuses cross-memory attach runs cma=0 (src/runtime/comm.c). */
 extern const algo_param pat_segment_cma_params[];
 #define PAT_CMA_MIN (32 << 10)
 

@@ -7,11 +7,11 @@
  * Defines the MPI_ entry points of the collectives mpicoll implements and
  * calls mpicoll, which calls only PMPI_ entry points, so the two never
  * recurse into each other. What mpicoll does not handle goes to the MPI
- * library's own collective (PMPI_, through native_run: src/core/native.c,
+ * library's own collective (PMPI_, through native_run: src/runtime/native.c,
  * the path of the algorithm native too), and MPICOLL_VERBOSE says so:
  * intercommunicators, datatypes the vector collectives refuse, and the
  * predefined operations on types that mpicoll leaves to the library
- * (op_for_library: src/core/errors.c).
+ * (op_for_library: src/runtime/errors.c).
  * MPICOLL_DISABLE=1 sends every call to the MPI library's own.
  *
  * The ranks must agree on it: the first call that mpicoll would take on a

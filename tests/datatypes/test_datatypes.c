@@ -28,7 +28,7 @@
  * the library takes. That holds for native too, the MPI library's own
  * collective: Open MPI 4.1's MPI_Reduce and MPI_Allreduce refuse MPI_SUM
  * on these derived types on some ranks only, so native's reductions run
- * the library on the predefined ints beneath them (src/core/native.c), on
+ * the library on the predefined ints beneath them (src/runtime/native.c), on
  * every rank alike although ranks pass different layouts. The mode
  * (blocking, nb, persistent) comes from MPICOLL_MODE, as for users.
  * Failures print one line each and the run goes on; the exit code is 1 if

@@ -1,5 +1,5 @@
 /*
- * The cost model's parameter file (core/cost.h, cost_params.c): the
+ * The cost model's parameter file (src/model/cost.h, cost_params.c): the
  * defaults, a full file and a partial one, cost_write read back by
  * cost_read, and every error with its file:line.
  *
@@ -7,8 +7,8 @@
  *   test_cost FILE     reads FILE with cost_read: exit 0, or the message
  *                      and 1 (tests/bench's calibrate test)
  */
-#include "core/cost.h"
-#include "core/runtime.h"
+#include "model/cost.h"
+#include "model/choose.h"
 
 #include <math.h>
 #include <stdio.h>

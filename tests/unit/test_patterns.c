@@ -11,8 +11,8 @@
  * bcast scatter + allgather algorithms (pat_scatter_binomial,
  * pat_rd_allgather) on messages long enough for every block to be there.
  */
-#include "core/coll.h"
-#include "core/symbolic.h"
+#include "model/coll.h"
+#include "model/symbolic.h"
 #include "patterns/patterns.h"
 
 #include <stdio.h>

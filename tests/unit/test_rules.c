@@ -4,9 +4,8 @@
  * of unavailable shared-memory algorithms passed over; Open MPI 4.1's names
  * and ids; bad parameter lists.
  */
-#include "core/rules.h"
-#include "core/runtime.h"
-#include "mpicoll.h"
+#include "model/rules.h"
+#include "model/choose.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +42,7 @@ static const char *choose(const char *coll, int np, int nnodes, size_t bytes, in
                      .request = request };
     choice ch;
     char err[256];
-    if (select_choose(coll_find(coll), NULL, 0, &ci, &ch, err, sizeof err) != MPI_SUCCESS)
+    if (select_choose(coll_find(coll), NULL, 0, &ci, &ch, err, sizeof err) != SELECT_OK)
         return snprintf(buf, len, "(error)"), buf;
     spec_format(ch.algo, ch.params, buf, len);
     return buf;

@@ -3,7 +3,7 @@
  * builders exist only here, each with one deliberate fault, and each must
  * be reported with the right diagnosis. A correct one must pass.
  */
-#include "core/symbolic.h"
+#include "model/symbolic.h"
 #include "patterns/patterns.h"
 
 #include <stdio.h>

@@ -103,7 +103,7 @@ class Platform:
         props = {p.get("id"): p.get("value") for p in c.iter("prop")}
         self.ranks_per_host = int(props.get("mpicoll/ranks-per-host", 1))
         # a network of groups (a fat tree's leaves): the cost model's group
-        # and oversubscription (src/core/cost.h)
+        # and oversubscription (src/model/cost.h)
         self.group = int(props.get("mpicoll/group", 0))
         self.oversubscription = float(props.get("mpicoll/oversubscription", 1))
         with open(path, "rb") as f:
@@ -213,7 +213,7 @@ def calibrate(runner):
 
 
 def params(runner):
-    """The cost model's parameter file for the platform (src/core/cost.h),
+    """The cost model's parameter file for the platform (src/model/cost.h),
     cached in the build directory: `mpicoll calibrate` under smpirun on the
     platform's first ranks (node.* where a host holds several, net.* between
     two hosts); on a platform of groups (mpicoll/group), calibrate again
@@ -223,7 +223,7 @@ def params(runner):
     smpi/send-is-detached-thresh (64 KiB) at once, which calibrate's probe
     sees (32768, the largest power of two below it), but starts its data
     only when the receive is posted (smpi/async-small-thresh 0): the model's
-    detach, not its eager (src/core/cost.h)."""
+    detach, not its eager (src/model/cost.h)."""
     plat = runner.plat
     path = os.path.join(runner.build, "sim-params-%s-%s.params" % (plat.name, plat.digest))
     if os.path.exists(path):

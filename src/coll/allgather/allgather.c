@@ -3,7 +3,7 @@
  * model the checker uses. The entry points are src/api/entry.c's.
  */
 #include "allgather_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(k_bruck,
             { "k", 4, 2, 1 << 20, "radix: blocks go to k-1 peers per step" });

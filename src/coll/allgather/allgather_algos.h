@@ -2,7 +2,7 @@
 #ifndef MPICOLL_ALLGATHER_ALGOS_H
 #define MPICOLL_ALLGATHER_ALGOS_H
 
-#include "../../core/plan.h"
+#include "../../model/plan.h"
 #include "../../patterns/patterns.h"
 #include "../../patterns/segment.h"
 

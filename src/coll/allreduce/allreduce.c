@@ -3,7 +3,7 @@
  * model the checker uses. The entry points are src/api/entry.c's.
  */
 #include "allreduce_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(segmented_ring,
             { "segsize", 65536, 1, 1 << 30, "bytes of one ring block of a chunk (a pipelined segment)" });

@@ -3,7 +3,7 @@
  * model the checker uses. The entry points are src/api/entry.c's.
  */
 #include "alltoall_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(linear_sync,
             { "max_requests", 8, 2, 1 << 20, "sends + receives in flight per round" });

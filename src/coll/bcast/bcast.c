@@ -3,7 +3,7 @@
  * checker uses. The entry points are src/api/entry.c's.
  */
 #include "bcast_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(knomial,
             { "k", 4, 2, 1 << 20, "radix: a rank with the data sends to up to k-1 ranks per round" });

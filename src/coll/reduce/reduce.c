@@ -3,7 +3,7 @@
  * the checker uses. The entry points are src/api/entry.c's.
  */
 #include "reduce_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(knomial,
             { "k", 4, 2, 1 << 20, "radix: a rank receives up to k-1 partial results per round" },

@@ -2,7 +2,7 @@
 #ifndef MPICOLL_REDUCE_ALGOS_H
 #define MPICOLL_REDUCE_ALGOS_H
 
-#include "../../core/plan.h"
+#include "../../model/plan.h"
 #include "../../patterns/patterns.h"
 #include "../../patterns/segment.h"
 

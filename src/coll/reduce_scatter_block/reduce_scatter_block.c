@@ -4,7 +4,7 @@
  * src/api/entry.c's.
  */
 #include "reduce_scatter_block_algos.h"
-#include "../../core/coll.h"
+#include "../../model/coll.h"
 
 ALGO_PARAMS(recursive_multiplying,
             { "k", 4, 2, 1 << 20, "radix: each step sends parts of the vector to k-1 peers" });

@@ -2,7 +2,7 @@
 #ifndef MPICOLL_REDUCE_SCATTER_BLOCK_ALGOS_H
 #define MPICOLL_REDUCE_SCATTER_BLOCK_ALGOS_H
 
-#include "../../core/plan.h"
+#include "../../model/plan.h"
 #include "../../patterns/patterns.h"
 
 #define MPICOLL_ALGO(name, id, aliases, restrictions, fallback, params, summary) \

@@ -10,7 +10,7 @@
  * mpicoll_start only takes a tag and runs the copies and the plan.
  *
  * A request whose plan uses the node's shared segment (R_SHM algorithms)
- * takes a channel of the communicator's pool when it starts (src/core/shm.h):
+ * takes a channel of the communicator's pool when it starts (src/runtime/shm.h):
  * the next one in turn, the same on every rank. If an earlier request
  * still holds that channel on this rank, the start advances the active
  * requests (as mpicoll_progress does) until that one is done: with more
@@ -34,7 +34,9 @@
  * mpicoll_progress in one thread (which skips requests busy elsewhere)
  * and mpicoll_test or mpicoll_wait in another never run it at once.
  */
-#include "runtime.h"
+#include "call.h"
+#include "native.h"
+#include "errors.h"
 #include "shm.h"
 #include "../../include/mpicoll.h"
 

@@ -2,8 +2,8 @@
  * Selection: configuration read once from the environment, the choice of
  * an algorithm for a call, the fallback policy and the verbose log.
  */
+#include "choose.h"
 #include "cost.h"
-#include "runtime.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -165,7 +165,7 @@ static const char *const other_vars[] = {
     "MPICOLL_DISABLE",          /* src/preload/preload.c */
     "MPICOLL_GNUPLOT",          /* tools/report.c */
     "MPICOLL_TEST_FAULT",       /* tests/bench/fault.c */
-    "MPICOLL_CMA_REFUSE",       /* src/core/shm.c: tests */
+    "MPICOLL_CMA_REFUSE",       /* src/runtime/shm.c: tests */
 };
 #define NOTHER_VARS (sizeof other_vars / sizeof other_vars[0])
 
@@ -370,7 +370,7 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *kind
  * memory where the ranks cannot share a segment) is passed over; so is a
  * shared-memory algorithm for a request (the rules were measured on
  * blocking calls; a forced one runs as a request, in a channel of the
- * communicator's pool: src/core/shm.h); a restriction of shape (the number
+ * communicator's pool: src/runtime/shm.h); a restriction of shape (the number
  * of ranks, the operation, the nodes) makes the algorithm run its
  * fallback instead, as in Open MPI's decision tree. */
 static int unavailable(const coll_algo *a, const call_info *ci)
@@ -403,7 +403,7 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
     int kind;
     const char *needs = broken_why(a, ci, &kind);
     if (!needs)
-        return MPI_SUCCESS;
+        return SELECT_OK;
     char why[240];
     if (kind == WHY_P)
         snprintf(why, sizeof why, "%s %s needs %s, not %d", c->name, a->name, needs, ci->p);
@@ -414,13 +414,13 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
         snprintf(why, sizeof why, "%s %s needs %s", c->name, a->name, needs);
     if (forced && cfg.policy == FALLBACK_ERROR) {
         snprintf(err, errlen, "%s (MPICOLL_FALLBACK=error)", why);
-        return MPI_ERR_UNSUPPORTED_OPERATION;
+        return SELECT_UNSUPPORTED;
     }
     for (int hops = 0; !coll_algo_applies(a, ci); hops++) {
         const coll_algo *next = a->fallback ? coll_algo_find(c, a->fallback) : NULL;
         if (!next || hops == c->nalgos) {
             snprintf(err, errlen, "%s and no fallback applies", why);
-            return MPI_ERR_UNSUPPORTED_OPERATION;
+            return SELECT_UNSUPPORTED;
         }
         a = next;
     }
@@ -442,7 +442,7 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
     ch->algo = a;
     memcpy(ch->params, params, sizeof params);
     ch->reason = "fallback";
-    return MPI_SUCCESS;
+    return SELECT_OK;
 }
 
 int select_needs_nodes(const coll_desc *c)
@@ -513,16 +513,16 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
     ch->warn_from = NULL;
     if (cfg.error[0]) {
         snprintf(err, errlen, "%s", cfg.error);
-        return MPI_ERR_ARG;
+        return SELECT_BAD_ARG;
     }
     int forced = 1;
     if (spec && *spec && strcmp(spec, "auto") != 0) {
         if (spec_parse(c, spec, &ch->algo, ch->params, err, errlen))
-            return MPI_ERR_ARG;
+            return SELECT_BAD_ARG;
         ch->by = "the call";
     } else if (use_env && cfg.forced_error[cx][0]) {
         snprintf(err, errlen, "%s", cfg.forced_error[cx]);
-        return MPI_ERR_ARG;
+        return SELECT_BAD_ARG;
     } else if (use_env && cfg.forced[cx]) {
         ch->algo = cfg.forced[cx];
         memcpy(ch->params, cfg.forced_params[cx], sizeof ch->params);
@@ -553,7 +553,7 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
         if (!r) {
             snprintf(err, errlen, "no %s rule matches np=%d bytes=%zu (%s)", c->name, p, bytes,
                      cfg.have_file ? "rules file and built-in rules" : "built-in rules");
-            return MPI_ERR_INTERN;
+            return SELECT_NO_RULE;
         }
         ch->algo = r->algo;
         memcpy(ch->params, r->params, sizeof ch->params);
@@ -587,14 +587,13 @@ static void log_rules(void)
     }
 }
 
-void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank)
+void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank,
+                int world_rank)
 {
     /* the common case, on every call: nothing to print (no lock taken) */
     if (rank != 0
         || (!cfg.verbose && !ch->warn_from && !__atomic_load_n(&cfg_warnings[0], __ATOMIC_RELAXED)))
         return;
-    int world_rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     pthread_mutex_lock(&log_lock);
     if (cfg_warnings[0] && world_rank == 0)
         fputs(cfg_warnings, stderr);

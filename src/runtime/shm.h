@@ -25,7 +25,7 @@
  *   grown. A request takes the next channel in turn when it starts
  *   (shm_request_channel); every rank starts collectives on a
  *   communicator in the same order, so all take the same one. The caller
- *   (src/core/request.c) keeps a channel's holder (shm_holder) and makes a
+ *   (src/runtime/request.c) keeps a channel's holder (shm_holder) and makes a
  *   new request wait until the request holding its channel has finished
  *   on this rank.
  *

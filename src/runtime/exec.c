@@ -1,5 +1,6 @@
 /* The MPI executor: runs a plan with non-blocking point-to-point calls. */
-#include "runtime.h"
+#include "exec.h"
+#include "../../include/mpicoll.h"
 #include "shm.h"
 
 #include <limits.h>
@@ -155,6 +156,11 @@ int exec_wait_yields(void)
 {
     pthread_once(&oversubscribed_once, find_oversubscribed);
     return oversubscribed;
+}
+
+int mpicoll_node_oversubscribed(void)
+{
+    return exec_wait_yields();
 }
 
 /* A blocking wait on an oversubscribed node tests and yields the

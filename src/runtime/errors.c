@@ -7,7 +7,9 @@
  * only hang the others, as they do in MPI. Which class each check gives,
  * and what cannot be detected portably, is in docs/robustness.md.
  */
-#include "runtime.h"
+#include "errors.h"
+#include "dtype.h"
+#include "native.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -166,7 +168,7 @@ MPI_Datatype dt_base_type(MPI_Datatype t)
  * MPI_INTEGER1/2/8; MPICH the logical ones on Fortran integers and on
  * floating point), and mpicoll never refuses a call the
  * library beneath it completes. mpicoll's reductions are the library's
- * (MPI_Reduce_local, src/core/exec.c), so it computes whatever the library
+ * (MPI_Reduce_local, src/runtime/exec.c), so it computes whatever the library
  * does. Each (operation, type) pair is asked once, on the first call that
  * uses it, and the answer cached per predefined type (dt_named_slot):
  *

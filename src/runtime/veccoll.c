@@ -3,7 +3,7 @@
  * (allreduce, reduce, bcast, reduce_scatter_block): argument checks,
  * selection, the plan, datatypes, MPI_IN_PLACE, execution; or, when the
  * selection chose native, the MPI library's own collective with the
- * user's arguments (src/core/native.c).
+ * user's arguments (src/runtime/native.c).
  *
  * Plans see the vector as elements of one type at its extent: bytes in
  * type-signature order for bcast (ranks may lay one signature out
@@ -16,7 +16,11 @@
  * packing or typed copies, so gaps in the user's buffers are never written
  * nor read past.
  */
-#include "runtime.h"
+#include "select.h"
+#include "dtype.h"
+#include "entry.h"
+#include "native.h"
+#include "errors.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -168,7 +172,7 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
         fprintf(stderr, "mpicoll: %s native MPI collective (this operation on this datatype "
                 "is left to the MPI library)\n", c->name);
     rc = lib ? MPI_SUCCESS
-             : comm_state_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
+             : select_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */

@@ -17,7 +17,10 @@
  * (the keys, the references, the count of live states) is set up once or
  * guarded by state_lock.
  */
-#include "runtime.h"
+#include "comm.h"
+#include "../../include/mpicoll.h"
+#include "errors.h"
+#include "entry.h"
 #include "shm.h"
 
 #include <errno.h>
@@ -26,51 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PLAN_CACHE 8
-#define CHOICE_CACHE 8          /* collectives whose last choice is remembered */
-#define CHOICE_SPEC 64          /* longest algorithm named by a call that is remembered */
-
-/* The last choice of one collective on the communicator and what it was
- * made from. select_choose is a function of the call_info and of settings
- * fixed at the first call, so the same inputs give the same choice:
- * repeated calls (the common case: the same size again and again) skip
- * the rules. */
-typedef struct chosen {
-    const coll_desc *c;         /* NULL: empty */
-    char spec[CHOICE_SPEC];     /* the call's algorithm ("" for none) */
-    call_info ci;
-    choice ch;
-} chosen;
-
-typedef struct cached_plan {
-    const coll_desc *coll;      /* NULL: empty slot */
-    const coll_algo *algo;
-    plan_args args;             /* the key, with the algorithm */
-    unsigned long long used;
-    ready_plan rp;
-} cached_plan;
-
-struct comm_state {
-    MPI_Comm comm;
-    int size, rank;
-    void *scratch;
-    size_t scratch_len;
-    unsigned long long tick;
-    cached_plan cache[PLAN_CACHE];
-    int *node_of;               /* made when an algorithm or a rule first needs it */
-    MPI_Comm domain;            /* with node_of, when the shared-memory domains are the
-                                 * nodes: this rank's, kept for the probe */
-    int nnodes;
-    int scattered_nodes;        /* a node's ranks are not consecutive */
-    shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
-                                 * algorithm is first chosen */
-    unsigned seq;               /* collectives started on the communicator */
-    chosen choices[CHOICE_CACHE];
-    const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
-    int last_params[PLAN_MAX_PARAMS];
-    int refs;                   /* the attribute's, and one per request (state_lock) */
-};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
@@ -201,7 +159,7 @@ int comm_self(MPI_Comm *out)
 }
 
 /* MPICOLL_RANKS_PER_NODE: 0 unset, a positive int, or -1 (a bad value). */
-static long ranks_per_node(void)
+long comm_ranks_per_node(void)
 {
     const char *v = getenv("MPICOLL_RANKS_PER_NODE");
     if (!v || !*v)
@@ -276,7 +234,7 @@ int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
     names[n] = "MPICOLL_DISABLE";
     d[n++] = (uint64_t)disabled;
     n += select_settings(names + n, d + n, SETTINGS - 2);
-    long k = ranks_per_node();
+    long k = comm_ranks_per_node();
     const char *rpn = getenv("MPICOLL_RANKS_PER_NODE");
     names[n] = "MPICOLL_RANKS_PER_NODE";
     d[n++] = k >= 0 ? (uint64_t)k : settings_digest(DIGEST_INIT, rpn, strlen(rpn));
@@ -340,7 +298,7 @@ static int world_ranks(MPI_Comm comm, int p, int *w)
 static int *layout_known(MPI_Comm comm, int p)
 {
     int wsize;
-    if (ranks_per_node() != 0 || PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS)
+    if (comm_ranks_per_node() != 0 || PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS)
         return NULL;
     pthread_mutex_lock(&state_lock);
     const int have = world_domain != NULL;
@@ -487,14 +445,14 @@ void *comm_state_scratch(comm_state *st, size_t bytes)
  * ranks when it is set (to emulate nodes on one machine), else the
  * shared-memory domains of MPI_Comm_split_type. Nodes are numbered in the
  * order of their lowest rank. Collective over the communicator. */
-static int node_layout(comm_state *st)
+int comm_state_layout(comm_state *st)
 {
     if (st->node_of)
         return MPI_SUCCESS;
     int *node = malloc((size_t)st->size * sizeof *node);
     MPI_Comm shm = MPI_COMM_NULL;
     int rc = node ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    const long k = ranks_per_node();
+    const long k = comm_ranks_per_node();
     if (rc == MPI_SUCCESS && k) {
         if (k < 0) {
             char msg[160];
@@ -531,7 +489,7 @@ static int node_layout(comm_state *st)
 
 int comm_state_nodes(comm_state *st, int *nnodes)
 {
-    int rc = node_layout(st);
+    int rc = comm_state_layout(st);
     if (rc == MPI_SUCCESS)
         *nnodes = st->nnodes;
     return rc;
@@ -552,7 +510,7 @@ static int ready_plan_make(comm_state *st, const choice *ch, plan_args *a, ready
 {
     memset(rp, 0, sizeof *rp);
     if (ch->algo->restrictions & R_NODES) {
-        int rc = node_layout(st);
+        int rc = comm_state_layout(st);
         if (rc != MPI_SUCCESS)
             return rc;
         a->node_of = st->node_of;
@@ -570,7 +528,7 @@ static int ready_plan_make(comm_state *st, const choice *ch, plan_args *a, ready
 /* A shared-memory algorithm's single copy (its parameter `cma`) off when
  * the node's kernel refuses cross-memory attach (shm_cma, the same on all
  * the node's ranks): the two-copy plan, on every rank alike. */
-static void cma_fallback(const comm_state *st, const coll_algo *algo, int *param)
+void comm_cma_fallback(const comm_state *st, const coll_algo *algo, int *param)
 {
     if (!st->shm || shm_cma(st->shm))
         return;
@@ -579,13 +537,13 @@ static void cma_fallback(const comm_state *st, const coll_algo *algo, int *param
             param[k] = 0;
 }
 
-static int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
+int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
                            const ready_plan **rp, ready_plan *own)
 {
     a.p = st->size;
     a.rank = st->rank;
     memcpy(a.param, ch->params, sizeof a.param);
-    cma_fallback(st, ch->algo, a.param);
+    comm_cma_fallback(st, ch->algo, a.param);
     a.node_of = NULL;
     if (own) {
         int rc = ready_plan_make(st, ch, &a, own);
@@ -618,165 +576,13 @@ static int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch,
 
 struct shm_state *comm_state_shm(const comm_state *st) { return st->shm; }
 
-/* What the selection knows once the segments were probed. */
-static void shm_describe(const comm_state *st, call_info *ci)
+int mpicoll_comm_nodes(MPI_Comm comm, int *nnodes)
 {
-    ci->nnodes = st->nnodes;
-    ci->shm_missing = shm_missing(st->shm);
-    ci->scattered_nodes = st->scattered_nodes;
-}
-
-/* Collective, the first time an R_SHM algorithm is chosen on the
- * communicator (every rank chooses the same): the node layout and the
- * segments, or why there can be none. */
-static int shm_probe(comm_state *st, call_info *ci)
-{
-    int rc = node_layout(st);
-    MPI_Comm domain = st->domain;
-    st->domain = MPI_COMM_NULL;
-    if (rc == MPI_SUCCESS)
-        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, ranks_per_node() != 0,
-                            domain, &st->shm);
-    if (rc == MPI_SUCCESS)
-        shm_describe(st, ci);
+    comm_state *st;
+    int rc = nnodes ? check_comm(comm) : MPI_ERR_ARG;
+    if (rc == MPI_SUCCESS && (rc = comm_state_get(comm, &st)) == MPI_SUCCESS)
+        rc = comm_state_nodes(st, nnodes);
     return rc;
-}
-
-/* The shared-memory need of a request's plan on every rank: its own, and
- * on a hierarchical algorithm that of the largest node (node areas grow
- * with the node's ranks; chunks are the same everywhere), so that all
- * ranks decide alike whether the plan fits a pool channel. */
-static int request_shm_need(comm_state *st, const choice *ch, plan_args a, const plan *mine,
-                            size_t *need)
-{
-    *need = mine->shm_bytes;
-    if (!(ch->algo->restrictions & R_NODES) || !st->node_of)
-        return MPI_SUCCESS;
-    int *size = calloc((size_t)st->nnodes, sizeof *size), big = 0;
-    if (!size)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < st->size; i++)
-        size[st->node_of[i]]++;
-    for (int n = 1; n < st->nnodes; n++)
-        big = size[n] > size[big] ? n : big;
-    int other = size[st->node_of[st->rank]] < size[big];
-    free(size);
-    if (!other)
-        return MPI_SUCCESS;
-    for (a.rank = 0; st->node_of[a.rank] != big; a.rank++)
-        ;
-    a.p = st->size;
-    memcpy(a.param, ch->params, sizeof a.param);
-    cma_fallback(st, ch->algo, a.param);
-    a.node_of = st->node_of;
-    plan pl;
-    if (plan_build(&pl, ch->algo->build, &a))
-        return MPI_ERR_NO_MEM;
-    if (pl.shm_bytes > *need)
-        *need = pl.shm_bytes;
-    plan_free(&pl);
-    return MPI_SUCCESS;
-}
-
-static const char no_channel_fit[] =
-    "a request's shared-memory channel cannot hold one element per slot";
-
-static int same_info(const call_info *a, const call_info *b)
-{
-    return a->p == b->p && a->nnodes == b->nnodes && a->bytes == b->bytes
-           && a->commutative == b->commutative && a->request == b->request
-           && a->shm_missing == b->shm_missing && a->scattered_nodes == b->scattered_nodes;
-}
-
-/* select_choose, through the communicator's memory of the last choice of
- * each collective. */
-static int choose(comm_state *st, const coll_desc *c, const char *spec, const call_info *ci,
-                  choice *ch, char *err, size_t errlen)
-{
-    if (!spec)
-        spec = "";
-    chosen *slot = NULL;
-    for (int i = 0; i < CHOICE_CACHE && !slot; i++)
-        if (st->choices[i].c == c || !st->choices[i].c)
-            slot = &st->choices[i];
-    const int keep = slot && strlen(spec) < CHOICE_SPEC;
-    if (keep && slot->c == c && same_info(&slot->ci, ci) && strcmp(slot->spec, spec) == 0) {
-        *ch = slot->ch;
-        return MPI_SUCCESS;
-    }
-    int rc = select_choose(c, spec, 1, ci, ch, err, errlen);
-    if (rc == MPI_SUCCESS && keep) {
-        slot->c = c;
-        strcpy(slot->spec, spec);
-        slot->ci = *ci;
-        slot->ch = *ch;
-    }
-    return rc;
-}
-
-int comm_state_prepare(comm_state *st, const coll_desc *c, const char *spec, call_info *ci,
-                       plan_args pa, const ready_plan **rp, ready_plan *own)
-{
-    int rc = MPI_SUCCESS;
-    if (select_needs_nodes(c) && (rc = comm_state_nodes(st, &ci->nnodes)) != MPI_SUCCESS)
-        return rc;
-    ci->request = own != NULL;
-    if (st->shm)
-        shm_describe(st, ci);
-    choice ch;
-    char err[512];
-    rc = choose(st, c, spec, ci, &ch, err, sizeof err);
-    /* chosen before the segments were probed: probe, and choose again */
-    if (rc == MPI_SUCCESS && !st->shm && (ch.algo->restrictions & R_SHM)) {
-        if ((rc = shm_probe(st, ci)) != MPI_SUCCESS)
-            return rc;
-        rc = choose(st, c, spec, ci, &ch, err, sizeof err);
-    }
-    /* a request runs in a pool channel of fixed size: its segment parameter
-     * is at most the channel's (chunks of the message pipelined; results do
-     * not depend on the chunk), and its plan must fit */
-    int planned = 0;
-    if (rc == MPI_SUCCESS && ci->request && (ch.algo->restrictions & R_SHM)) {
-        if (coll_algo_nparams(ch.algo) > 0 && strcmp(ch.algo->params[0].name, "segment") == 0
-            && ch.params[0] > (int)SHM_REQ_SEGMENT)
-            ch.params[0] = (int)SHM_REQ_SEGMENT;
-        size_t need = 0;
-        if ((rc = comm_state_plan(st, c, &ch, pa, rp, own)) == MPI_SUCCESS)
-            rc = request_shm_need(st, &ch, pa, &own->pl, &need);
-        if (rc != MPI_SUCCESS) {
-            if (own->reqs)
-                ready_plan_free(own);
-            return rc;
-        }
-        planned = 1;
-        if (need > SHM_REQ_SEGMENT) {
-            ready_plan_free(own);
-            planned = 0;
-            ci->shm_missing = no_channel_fit;
-            rc = choose(st, c, spec, ci, &ch, err, sizeof err);
-        }
-    }
-    if (rc != MPI_SUCCESS) {
-        if (st->rank == 0)
-            mpicoll_print_error(err);
-        return rc;
-    }
-    select_log(c, &ch, ci, st->rank);
-    st->last_algo = ch.algo;
-    memcpy(st->last_params, ch.params, sizeof st->last_params);
-    if (coll_algo_native(ch.algo)) {
-        *rp = NULL;     /* the MPI library's own collective: no plan */
-        return MPI_SUCCESS;
-    }
-    if (!planned)
-        rc = comm_state_plan(st, c, &ch, pa, rp, own);
-    if (rc != MPI_SUCCESS || !(*rp)->pl.shm_bytes)
-        return rc;
-    if (!st->shm)
-        return MPI_ERR_INTERN;
-    /* collective over the node when the blocking channel grows, or the
-     * first time a request needs the pool */
-    return ci->request ? shm_requests_ready(st->shm) : shm_reserve(st->shm, (*rp)->pl.shm_bytes);
 }
 
 int mpicoll_last_choice(MPI_Comm comm, char *buf, size_t buflen)

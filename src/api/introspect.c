@@ -1,24 +1,10 @@
-/* The collectives mpicoll knows, and the public introspection calls. */
-#include "runtime.h"
+/* The public introspection calls (include/mpicoll.h): the table and the
+ * selection, asked without a communicator. */
 #include "../../include/mpicoll.h"
+#include "../model/choose.h"
 
 #include <stdio.h>
 #include <string.h>
-
-const coll_desc *const mpicoll_colls[] = {
-#define MPICOLL_DESC_(name, Name, family) &name##_desc,
-    MPICOLL_COLLECTIVES(MPICOLL_DESC_)
-#undef MPICOLL_DESC_
-    NULL,
-};
-
-const coll_desc *coll_find(const char *name)
-{
-    for (int i = 0; name && mpicoll_colls[i]; i++)
-        if (strcmp(mpicoll_colls[i]->name, name) == 0)
-            return mpicoll_colls[i];
-    return NULL;
-}
 
 int mpicoll_algorithm_count(const char *collective)
 {
@@ -52,31 +38,8 @@ int mpicoll_auto_choice(const char *collective, int comm_size, size_t bytes, cha
     char err[256];
     call_info ci = { .p = comm_size, .nnodes = 1, .bytes = bytes, .commutative = 1 };
     if (!c || comm_size < 1 || !buf ||
-        select_choose(c, NULL, 0, &ci, &ch, err, sizeof err) != MPI_SUCCESS)
+        select_choose(c, NULL, 0, &ci, &ch, err, sizeof err) != SELECT_OK)
         return -1;
     spec_format(ch.algo, ch.params, buf, buflen);
     return 0;
-}
-
-/* send and recv of one unit block, and their max */
-static void unit_sizes(const coll_desc *c, int p, size_t *most, size_t *recv)
-{
-    const coll_shape unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
-    const size_t send = c->send_bytes(&unit);
-    *recv = c->recv_bytes(&unit);
-    *most = send > *recv ? send : *recv;
-}
-
-size_t coll_block_of(const coll_desc *c, int p, size_t bytes)
-{
-    size_t most, recv;
-    unit_sizes(c, p, &most, &recv);
-    return most == recv ? bytes : bytes / most * recv;
-}
-
-size_t coll_call_bytes(const coll_desc *c, int p, size_t block)
-{
-    size_t most, recv;
-    unit_sizes(c, p, &most, &recv);
-    return most == recv ? block : block / recv * most;
 }

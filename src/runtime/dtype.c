@@ -1,5 +1,5 @@
 /* Datatype views and packing. */
-#include "runtime.h"
+#include "dtype.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -9,7 +9,9 @@
  * but for one case (native_prepare): a predefined operation on a derived
  * datatype, where the library reduces the predefined type beneath it.
  */
-#include "runtime.h"
+#include "native.h"
+#include "dtype.h"
+#include "errors.h"
 
 #include <limits.h>
 

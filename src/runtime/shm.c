@@ -1,7 +1,7 @@
 /* The node's shared segment and its barrier (see shm.h). */
 #define _GNU_SOURCE     /* process_vm_readv */
 #include "shm.h"
-#include "runtime.h"
+#include "native.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -3,9 +3,13 @@
  * size per rank (allgather, alltoall): argument checks, selection, the
  * plan, datatype packing, MPI_IN_PLACE, execution; or, when the selection
  * chose native, the MPI library's own collective with the user's
- * arguments (src/core/native.c).
+ * arguments (src/runtime/native.c).
  */
-#include "runtime.h"
+#include "entry.h"
+#include "select.h"
+#include "dtype.h"
+#include "native.h"
+#include "errors.h"
 
 #include <string.h>
 
@@ -75,7 +79,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     coll_call call = { .coll = c, .st = st };
     call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
     plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
-    rc = comm_state_prepare(st, c, spec, &ci, pa, &call.rp, call_own_plan(mode));
+    rc = select_prepare(st, c, spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */

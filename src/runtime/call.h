@@ -1,0 +1,82 @@
+/*
+ * Calls and requests (request.c): a call ready to run, the copies before
+ * and after its plan, and how it runs (now, or as a request).
+ */
+#ifndef MPICOLL_RUNTIME_CALL_H
+#define MPICOLL_RUNTIME_CALL_H
+
+#include "comm.h"
+
+/* A copy before or after a plan runs: the views of user datatypes. */
+enum { COPY_NONE, COPY_BYTES, COPY_PACK, COPY_UNPACK, COPY_TYPED };
+typedef struct copy_step {
+    int kind;
+    const void *src;
+    void *dst;
+    size_t bytes;               /* BYTES; PACK, UNPACK: the packed bytes */
+    size_t n1, n2;              /* PACK: source count; UNPACK: destination count;
+                                 * TYPED: source and destination counts */
+    MPI_Datatype t1, t2;        /* the source's and the destination's type */
+} copy_step;
+
+int copy_step_run(const copy_step *c);
+
+/* One call, ready to run. */
+typedef struct coll_call {
+    const coll_desc *coll;
+    comm_state *st;
+    const ready_plan *rp;
+    void *bufs[PLAN_NBUF];
+    copy_step pre, post;
+    exec_reduce red;
+    int reduces;
+} coll_call;
+
+/* How a call runs: now (req NULL), or as a request: started now, or
+ * persistent (inactive until mpicoll_start). */
+typedef struct mpicoll_request_s req_t;
+typedef struct call_mode {
+    req_t **req;
+    int persistent;
+} call_mode;
+
+/* Where a request keeps its own plan (NULL for a blocking call: cached). */
+ready_plan *call_own_plan(const call_mode *m);
+
+/* Scratch for the call: the communicator's (a blocking call), or the
+ * request's own. */
+char *call_scratch(const call_mode *m, comm_state *st, size_t bytes);
+
+/* Runs the call now, or hands it to the request. */
+int call_launch(const call_mode *m, coll_call *c);
+
+/* A request that failed before launch. */
+void call_abandon(const call_mode *m);
+
+/* A call with nothing to move (count 0): nothing now, or a request with an
+ * empty plan. */
+int call_empty(const call_mode *m, comm_state *st, const coll_desc *c);
+
+/* A new, empty request for a call_mode (MPI_SUCCESS or MPI_ERR_NO_MEM). */
+int request_new(req_t **req);
+
+/* Waits for a request and releases it (unless persistent); no error
+ * handler is called. */
+int request_complete(req_t **req);
+
+/* A blocking call run through a request (call_mode_for): started if
+ * persistent, waited for, released. */
+int request_run_once(req_t **req);
+
+/* Advances the active requests until none holds a channel of the
+ * communicator's shared-memory pool (before the pool is freed). */
+void request_drain_shm(struct shm_state *shm);
+
+/* The mode a call runs in: as given (a request's handle set to null until
+ * the call makes the request), or, for a blocking call of a collective set
+ * to MPICOLL_<COLL>=nb, as a request in *nb (which the caller completes
+ * with request_complete). */
+const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_mode *m,
+                               call_mode *nb);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * Per-communicator state: the private duplicate on which all of mpicoll's
+ * traffic runs, the settings check, the node layout, the plan cache, the
+ * memory of the last choices, scratch and the tag sequence (comm.c). The
+ * struct is open to the runtime's modules (select.c reads and fills the
+ * choice memory); nothing outside src/runtime/ sees it.
+ */
+#ifndef MPICOLL_RUNTIME_COMM_H
+#define MPICOLL_RUNTIME_COMM_H
+
+#include <mpi.h>
+#include "exec.h"
+#include "../model/choose.h"
+
+struct shm_state;
+typedef struct shm_state shm_state;
+
+#define PLAN_CACHE 8
+#define CHOICE_CACHE NCOLLS     /* the last choice of every collective is remembered */
+#define CHOICE_SPEC 64          /* longest algorithm named by a call that is remembered */
+
+/* The last choice of one collective on the communicator and what it was
+ * made from. select_choose is a function of the call_info and of settings
+ * fixed at the first call, so the same inputs give the same choice:
+ * repeated calls (the common case: the same size again and again) skip
+ * the rules. */
+typedef struct chosen {
+    const coll_desc *c;         /* NULL: empty */
+    char spec[CHOICE_SPEC];     /* the call's algorithm ("" for none) */
+    call_info ci;
+    choice ch;
+} chosen;
+
+typedef struct cached_plan {
+    const coll_desc *coll;      /* NULL: empty slot */
+    const coll_algo *algo;
+    plan_args args;             /* the key, with the algorithm */
+    unsigned long long used;
+    ready_plan rp;
+} cached_plan;
+
+struct comm_state {
+    MPI_Comm comm;
+    int size, rank;
+    void *scratch;
+    size_t scratch_len;
+    unsigned long long tick;
+    cached_plan cache[PLAN_CACHE];
+    int *node_of;               /* made when an algorithm or a rule first needs it */
+    MPI_Comm domain;            /* with node_of, when the shared-memory domains are the
+                                 * nodes: this rank's, kept for the probe */
+    int nnodes;
+    int scattered_nodes;        /* a node's ranks are not consecutive */
+    shm_state *shm;             /* the nodes' shared segments: made when an R_SHM
+                                 * algorithm is first chosen */
+    unsigned seq;               /* collectives started on the communicator */
+    chosen choices[CHOICE_CACHE];
+    const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
+    int last_params[PLAN_MAX_PARAMS];
+    int refs;                   /* the attribute's, and one per request (state_lock) */
+};
+
+typedef struct comm_state comm_state;
+
+/* The state of `comm` (created on first use): the private duplicate on which
+ * all of mpicoll's traffic runs, size and rank. Its creation is collective
+ * and checks first that every rank has the same settings
+ * (comm_settings_agree). */
+int comm_state_get(MPI_Comm comm, comm_state **st);
+
+/* Collective over comm: MPI_SUCCESS when every rank has the same
+ * settings (select_settings, MPICOLL_RANKS_PER_NODE, and `disabled`: the
+ * preload library's MPICOLL_DISABLE); else MPI_ERR_ARG on every rank, and
+ * rank 0 prints the first variable that differs and the first rank where
+ * it does. One allreduce of 24 bytes when they agree, which also leaves
+ * *known (unless known is NULL, which counts as 0) at 1 only when it was
+ * 1 on every rank. */
+int comm_settings_agree(MPI_Comm comm, int disabled, int *known);
+
+/* For a rank that runs the MPI library's own collectives (the preload
+ * library under MPICOLL_DISABLE): comm_settings_agree(comm, 1, NULL) the first
+ * time per communicator, where the other ranks create mpicoll's state. */
+int comm_settings_native(MPI_Comm comm);
+MPI_Comm comm_state_comm(const comm_state *st);
+int comm_state_size(const comm_state *st);
+int comm_state_rank(const comm_state *st);
+
+/* A duplicate of MPI_COMM_SELF that returns errors, for MPI calls that
+ * take a communicator but only work locally (freed at MPI_Finalize). */
+int comm_self(MPI_Comm *self);
+
+/* Requests hold a reference to their communicator's state, so that the
+ * user may free the communicator while they live (MPI's rule: pending
+ * operations complete normally). */
+void comm_state_retain(comm_state *st);
+void comm_state_release(comm_state *st);
+
+/* The number of communicator states alive in the process (for tests). */
+int comm_state_live(void);
+
+/* The number of nodes the communicator spans (collective on first use). */
+int comm_state_nodes(comm_state *st, int *nnodes);
+
+/* The node's shared segments of the communicator (R_SHM algorithms:
+ * src/runtime/shm.h), made when the selection first asked, or NULL. */
+struct shm_state *comm_state_shm(const comm_state *st);
+
+/* Scratch memory of at least `bytes` owned by the state (grows, never
+ * shrinks; valid until the next call). NULL if out of memory. */
+void *comm_state_scratch(comm_state *st, size_t bytes);
+
+/* The tag of the next collective started on the communicator. Every rank
+ * starts collectives on a communicator in the same order, so outstanding
+ * collectives between the same ranks never match each other's messages. */
+int comm_state_next_tag(comm_state *st);
+
+/* The node of every rank (st->node_of, st->nnodes): see comm.c. */
+int comm_state_layout(comm_state *st);
+
+/* MPICOLL_RANKS_PER_NODE (nodes emulated on one machine), or 0. */
+long comm_ranks_per_node(void);
+
+/* A shared-memory algorithm's parameter `cma` off when the node's kernel
+ * refuses cross-memory attach (the same on all the node's ranks). */
+void comm_cma_fallback(const comm_state *st, const coll_algo *algo, int *param);
+
+/* This rank's plan for the choice: the cached one (*rp), or built into
+ * *own (a request's). */
+int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
+                    const ready_plan **rp, ready_plan *own);
+
+#endif

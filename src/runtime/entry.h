@@ -1,0 +1,41 @@
+/*
+ * The whole call of each path (blockcoll.c, veccoll.c): checks, selection,
+ * datatypes, in place, errors raised on the communicator; run now or as a
+ * request.
+ */
+#ifndef MPICOLL_RUNTIME_ENTRY_H
+#define MPICOLL_RUNTIME_ENTRY_H
+
+#include "call.h"
+
+/* The whole call of a collective of equal blocks per rank (allgather,
+ * alltoall), with MPI's semantics: checks, selection, datatypes, in place,
+ * errors raised on comm; run now or as a request (mode). */
+int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                   MPI_Comm comm, const call_mode *mode);
+
+/* The whole call of a collective on one vector of `count` elements per
+ * rank (allreduce, reduce, bcast, reduce_scatter_block: count is the
+ * receive count), with or without an operation (MPI_OP_NULL) and a root
+ * (-1 for none). For bcast, sbuf is MPI_IN_PLACE and rbuf the buffer. */
+typedef struct vec_call {
+    const coll_desc *coll;
+    const char *spec;
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    MPI_Datatype type;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+} vec_call;
+
+int veccoll_call(const vec_call *v, const call_mode *mode);
+
+/* 1 if mpicoll's own algorithms take this datatype with this operation
+ * (MPI_OP_NULL and reduction 0 for bcast); else veccoll_call fails with
+ * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */
+int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
+
+#endif
