@@ -21,8 +21,8 @@
 # messages in rotated order), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
-# `tools/sim/sim.py table tools/sim/results/*.csv` (and `table --summary`)
-# gives the page's tables.
+# `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
+# (`tools/sim/sim.py table [--summary | --newest ...] tools/sim/results/*.csv`).
 #
 # Needs the SMPI build (scripts/smpi-build.sh). Wall times on this project's
 # 2-core machine: seconds to minutes a run at 16 and 64 ranks, minutes to
