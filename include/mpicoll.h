@@ -51,8 +51,12 @@ extern "C" {
  *   rooted_reduction  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
  *                     MPI_Op op, int root, MPI_Comm comm
  *   bcast             void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm
+ *   vblock            const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ *                     void *recvbuf, const int recvcounts[], const int displs[],
+ *                     MPI_Datatype recvtype, MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
- * reduce: rooted_reduction; bcast: bcast), so that, for example:
+ * reduce: rooted_reduction; bcast: bcast; allgatherv: vblock), so that,
+ * for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -73,6 +77,9 @@ extern "C" {
 #define MPICOLL_ARGS_rooted_reduction const void *sendbuf, void *recvbuf, int count, \
     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm
 #define MPICOLL_ARGS_bcast void *buffer, int count, MPI_Datatype datatype, int root, \
+    MPI_Comm comm
+#define MPICOLL_ARGS_vblock const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
+    void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, \
     MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same

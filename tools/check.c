@@ -194,7 +194,29 @@ static void layout(int which, int p, int *node_of)
  * byte (and of 3 bytes up to p = 16), fewer beyond p = 16; commutative and
  * not. Rooted collectives: roots 0, p - 1 and p / 2. */
 #define MAXV 96
-static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v)
+
+/* Counts per rank (coll_desc counts), pattern k of NPATTERNS in units of
+ * `unit` bytes: 0: 0, 1, 2, 0, 1, 2, ... in rank order; 1: 3, 0, 1, 2,
+ * ... with the blocks in reverse rank order; 2: one rank (p / 2) with 3
+ * units, the others none; 3: 1, 2, 3, 4, 5, 1, ... with the blocks interleaved
+ * (even ranks first). Blocks lie apart, with no gap. */
+#define NPATTERNS 4
+static void count_pattern(int k, int p, size_t unit, size_t *count, size_t *displ)
+{
+    for (int r = 0; r < p; r++)
+        count[r] = unit * (size_t)(k == 0 ? r % 3 : k == 1 ? (r + 3) % 4
+                                   : k == 2 ? 3 * (r == p / 2) : 1 + r % 5);
+    size_t off = 0;
+    const int even = (p + 1) / 2;
+    for (int i = 0; i < p; i++) {
+        int r = k == 1 ? p - 1 - i : k == 3 ? (i < even ? 2 * i : 2 * (i - even) + 1) : i;
+        displ[r] = off;
+        off += count[r];
+    }
+}
+
+static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
+                    size_t *counts_buf)
 {
     int n = 0, roots[3] = { 0, p - 1, p / 2 }, nroots = c->rooted ? (p > 2 ? 3 : p) : 1;
     if (p > 64 && nroots > 1)
@@ -221,6 +243,20 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v)
                                              .root = roots[ri], .inplace = inplace,
                                              .ordered = ord };
                     }
+    /* counts per rank: each pattern in units of 1 byte (and of 3 up to
+     * p = 64), in and out of place (beyond p = 64: the first two patterns,
+     * out of place), for the first root */
+    for (int k = 0; c->counts && k < NPATTERNS; k++)
+        for (int e = 0; e < 2; e++)
+            for (int inplace = 0; inplace < 2; inplace++) {
+                if ((e && p > 64) || (inplace && (!c->inplace_offset || p > 64)) ||
+                    (k >= 2 && p > 64))
+                    continue;
+                size_t *count = counts_buf + (size_t)(2 * (k * 2 + e)) * (size_t)p;
+                count_pattern(k, p, e ? 3 : 1, count, count + p);
+                v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
+                                     .inplace = inplace, .count = count, .displ = count + p };
+            }
     return n;
 }
 
@@ -231,6 +267,7 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     for (int i = 0; i < nnp; i++)
         maxp = nps[i] > maxp ? nps[i] : maxp;
     int *node_of = malloc((size_t)maxp * sizeof *node_of);
+    size_t *counts_buf = malloc((size_t)(4 * NPATTERNS) * (size_t)maxp * sizeof *counts_buf);
     int nlayouts = a->restrictions & R_NODES ? NLAYOUTS : 1;
     sym_result last = { 0 }, r;
     size_t last_count = 0;
@@ -238,10 +275,14 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     if (coll_algo_native(a)) {
         printf("%-20s skipped: %s\n", a->name, NATIVE_NO_PLAN);
         free(node_of);
+        free(counts_buf);
         return 0;
     }
-    if (!node_of)
+    if (!node_of || !counts_buf) {
+        free(node_of);
+        free(counts_buf);
         return 1;
+    }
     for (int i = 0; i < nnp && rc == 0; i++) {
         int p = nps[i];
         call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
@@ -249,7 +290,7 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
             skipped++;
             continue;
         }
-        int nv = variants(c, a, p, v);
+        int nv = variants(c, a, p, v, counts_buf);
         for (int l = 0; l < nlayouts && rc == 0; l++) {
             if (p > 64 && (l == 1 || l == 2))
                 continue;
@@ -276,6 +317,7 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
         hi = p;
     }
     free(node_of);
+    free(counts_buf);
     if (rc)
         return rc;
     char spec[128];

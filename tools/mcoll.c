@@ -101,6 +101,8 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 #define HARNESS_rooted_reduction(c) \
     c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, MEASURE_ROOT, c->comm
 #define HARNESS_bcast(c) c->recvbuf, c->count, c->type, MEASURE_ROOT, c->comm
+#define HARNESS_vblock(c) \
+    c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->counts, c->displs, MPI_BYTE, c->comm
 
 #define MCOLL_CALL_(name, Name, family)                                                     \
     static int call_##name(const struct call *c)                                            \
@@ -205,6 +207,13 @@ static const struct mcoll bcast = {
 static const struct mcoll reduce_scatter_block = {
     "reduce_scatter_block", call_reduce_scatter_block, check_reduce_scatter_block, 1, 0, 1,
     T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcount = n / p)",
+};
+
+/* allgatherv: the harness gives every rank the same count (OSU's
+ * osu_allgatherv), so the result is allgather's. */
+static const struct mcoll allgatherv = {
+    "allgatherv", call_allgatherv, check_allgather, 0, 1, 0, T_CHAR, IP_OWN_BLOCK,
+    "one rank's block (every rank's count the same)",
 };
 
 /* Every collective of the list has its row above. */

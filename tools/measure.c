@@ -75,6 +75,7 @@ int meas_open(struct meas *m, MPI_Comm comm, size_t max_count)
     m->max_count = max_count;
     m->sendbuf = m->recvbuf = NULL;
     m->harness = m->comm = MPI_COMM_NULL;
+    m->vcounts = malloc(2 * (size_t)m->nranks * sizeof *m->vcounts);
     if (max_count <= (SIZE_MAX - GUARD_BYTES) / (size_t)m->nranks / t) {
         send = mcoll_send_elems(c, m->nranks, max_count) * t;
         m->room = mcoll_recv_elems(c, m->nranks, max_count) * t;
@@ -83,7 +84,7 @@ int meas_open(struct meas *m, MPI_Comm comm, size_t max_count)
         m->sendbuf = malloc(send + 1);
         m->recvbuf = malloc(m->room + GUARD_BYTES);
     }
-    ok = m->sendbuf && m->recvbuf;
+    ok = m->sendbuf && m->recvbuf && m->vcounts;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
     MPI_Comm_dup(comm, &m->harness);
     MPI_Comm_set_errhandler(m->harness, MPI_ERRORS_ARE_FATAL);
@@ -102,7 +103,9 @@ void meas_close(struct meas *m)
         MPI_Comm_free(&m->harness);
     free(m->sendbuf);
     free(m->recvbuf);
+    free(m->vcounts);
     m->sendbuf = m->recvbuf = NULL;
+    m->vcounts = NULL;
 }
 
 /* 1 if this rank calls with MPI_IN_PLACE. */
@@ -126,7 +129,11 @@ static void refill(const struct meas *m, size_t count)
 static struct call call_of(const struct meas *m, const struct mcase *k, size_t count,
                            mpicoll_request *creq)
 {
-    return (struct call){ .spec = k->spec, .mode = k->mode,
+    for (int i = 0; i < m->nranks; i++) {
+        m->vcounts[i] = (int)count;
+        m->vcounts[m->nranks + i] = i * (int)count;
+    }
+    return (struct call){ .counts = m->vcounts, .displs = m->vcounts + m->nranks, .spec = k->spec, .mode = k->mode,
                           .sendbuf = in_place(m) ? MPI_IN_PLACE : m->sendbuf,
                           .recvbuf = m->recvbuf, .count = (int)count, .type = m->type->type,
                           .comm = m->comm, .creq = creq };

@@ -66,6 +66,8 @@ struct call {
     MPI_Datatype type;
     MPI_Comm comm;
     mpicoll_request *creq;   /* mpicoll's non-blocking or persistent call */
+    const int *counts, *displs;  /* counts per rank (allgatherv): `count` each, in rank
+                                  * order (as OSU's osu_allgatherv) */
 };
 
 /* What MPI_IN_PLACE means for a collective's input: */
@@ -237,6 +239,8 @@ struct meas {
     size_t max_count;
     unsigned char *sendbuf, *recvbuf;
     size_t room;       /* bytes of recvbuf before its guard */
+    int *vcounts;      /* counts and displacements per rank (struct call), for the
+                        * size being measured */
 };
 
 /* Allocates the buffers for calls of up to max_count on `comm` (the

@@ -26,6 +26,10 @@ int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount
 int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
                api_kind kind);
+/* A collective with counts per rank (allgatherv: vcoll_call). */
+int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+               MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
+               MPI_Datatype rtype, MPI_Comm comm, mpicoll_request *request, api_kind kind);
 
 /* Each family: API_PATH_<family> is its path (block or vector: api_block
  * or api_vector, and the preload library's preload_block or
@@ -40,6 +44,8 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 /* veccoll_call's form of a broadcast: the buffer is the receive buffer */
 #define API_PATH_bcast vector
 #define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
+#define API_PATH_vblock vblock
+#define API_CALL_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 
 /* Each family's arguments as MPICOLL_ARGS_<family> names them, in order
  * (one entry point calling another). */
@@ -47,6 +53,7 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 #define API_ARGS_reduction sendbuf, recvbuf, count, datatype, op, comm
 #define API_ARGS_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
 #define API_ARGS_bcast buffer, count, datatype, root, comm
+#define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 
 /* API_PATH(prefix_, family): prefix_block or prefix_vector */
 #define API_CAT_(a, b) a##b

@@ -27,6 +27,17 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
     return veccoll_call(&v, &mode);
 }
 
+int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+               MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
+               MPI_Datatype rtype, MPI_Comm comm, mpicoll_request *request, api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vcoll_args v = { c, spec, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm };
+    return vcoll_call(&v, &mode);
+}
+
 #define ENTRY_POINTS(name, Name, family)                                                     \
     int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family)                  \
     {                                                                                        \

@@ -66,7 +66,22 @@ typedef struct coll_algo {
 typedef struct coll_shape {
     int p, rank, root;
     size_t block;       /* the message size (see each collective) */
+    const size_t *count;    /* collectives with counts per rank (allgatherv): the bytes of
+                             * each rank's block, p of them; NULL for the others */
+    const size_t *displ;    /* with count: where each rank's block lies in the receive
+                             * buffer (bytes; any order, blocks apart) */
 } coll_shape;
+
+/* Rank r's block with counts per rank (plan.h's args_count, args_displ for
+ * the shape). */
+static inline size_t shape_count(const coll_shape *s, int r)
+{
+    return s->count ? s->count[r] : s->block;
+}
+static inline size_t shape_displ(const coll_shape *s, int r)
+{
+    return s->displ ? s->displ[r] : (size_t)r * s->block;
+}
 
 /* inplace_offset for a rank whose send data never aliases its receive
  * buffer (a non-root rank of a rooted collective). */
@@ -90,12 +105,16 @@ typedef struct coll_desc {
      * never see MPI_IN_PLACE. */
     size_t (*inplace_offset)(const coll_shape *s);
     /* Not a reduction: byte i of rank r's send data is labelled
-     * r * send_bytes + i. A reduction: it is labelled i, its position in
+     * r * S + i, S the longest send data of any rank (send_bytes: the
+     * same on every rank but at a root and for counts). A reduction: it is labelled i, its position in
      * the vector, and carries rank r's contribution. This says which label
      * byte i of the rank's receive buffer must hold at the end (for a
      * reduction: fully reduced over all ranks), or EXPECT_ANY. */
     int64_t (*expect_label)(const coll_shape *s, size_t i);
     int reduction;              /* receive data are reductions over all ranks */
+    int counts;                 /* the call gives counts per rank (coll_shape count,
+                                 * displ): the checker tries uneven and zero counts and
+                                 * blocks out of rank order */
     int rooted;                 /* the checker tries several roots */
 } coll_desc;
 

@@ -83,7 +83,21 @@ typedef struct plan_args {
     int param[PLAN_MAX_PARAMS];
     const int *node_of; /* algorithms with R_NODES: node of each rank, nodes
                          * numbered in the order of their lowest rank */
+    const size_t *count;    /* collectives with counts per rank (coll_desc counts): the
+                             * bytes of rank r's block, p of them */
+    const size_t *displ;    /* with count: the offset of rank r's block in RECV */
 } plan_args;
+
+/* Rank r's block with counts per rank: its bytes and its offset in RECV;
+ * without counts (NULL), blocks of `block` bytes in rank order. */
+static inline size_t args_count(const plan_args *a, int r)
+{
+    return a->count ? a->count[r] : a->block;
+}
+static inline size_t args_displ(const plan_args *a, int r)
+{
+    return a->displ ? a->displ[r] : (size_t)r * a->block;
+}
 
 typedef struct plan {
     int p, rank;

@@ -84,6 +84,8 @@ typedef struct sim {
     unsigned char *wire;            /* a message in flight */
     size_t nwire;
     sym_result *res;
+    size_t stride;              /* the longest send data: byte i of rank r's is labelled
+                                 * r * stride + i (not a reduction) */
 } sim;
 
 static int fail(sim *s, const char *fmt, ...)
@@ -94,9 +96,14 @@ static int fail(sim *s, const char *fmt, ...)
     char root[24] = "";
     if (s->c->rooted)
         snprintf(root, sizeof root, " root=%d", s->o->root);
-    int n = snprintf(s->res->why, sizeof s->res->why, "%s p=%d block=%zu%s%s%s: ",
-                     s->a->name, s->p, s->o->block, s->o->esize > 1 ? " (elements of 3)" : "",
-                     root, s->o->inplace ? " in-place" : "");
+    char counts[48] = "";
+    if (s->o->count)    /* rank 0's and rank p - 1's: enough to tell the pattern */
+        snprintf(counts, sizeof counts, " counts=%zu..%zu", s->o->count[0],
+                 s->o->count[s->p - 1]);
+    int n = snprintf(s->res->why, sizeof s->res->why, "%s p=%d block=%zu%s%s%s%s: ",
+                     s->a->name, s->p, s->o->block, counts,
+                     s->o->esize > 1 ? " (elements of 3)" : "", root,
+                     s->o->inplace ? " in-place" : "");
     if (s->o->ordered && n > 0 && (size_t)n < sizeof s->res->why)
         n += snprintf(s->res->why + n, sizeof s->res->why - (size_t)n, "non-commutative: ");
     va_list ap;
@@ -608,9 +615,7 @@ static int deadlocked(sim *s)
 
 static int verify_moved(sim *s, int r, size_t i, int64_t want, int64_t got)
 {
-    int64_t sl = (int64_t)s->send_len[0];
-    if (sl == 0)
-        sl = 1;
+    int64_t sl = s->stride ? (int64_t)s->stride : 1;
     if (got == UNSET)
         return fail(s, "rank %d: receive byte %zu was never written (expected rank %lld's "
                     "byte %lld)", r, i, (long long)(want / sl), (long long)(want % sl));
@@ -658,7 +663,8 @@ static int verify(sim *s)
     if (s->c->reduction && (!first || !seen))
         rc = fail(s, "out of memory");
     for (int r = 0; r < s->p && rc == 0; r++) {
-        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block };
+        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
+                          .count = s->o->count, .displ = s->o->displ };
         for (size_t i = 0; i < s->recv_len[r] && rc == 0; i++) {
             int64_t want = s->c->expect_label(&sh, i);
             const cell *c = at(s, s->recv[r], i);
@@ -758,7 +764,7 @@ static void fill_send(sim *s, int r)
     for (size_t i = 0; i < s->send_len[r]; i++) {
         cell *c = at(s, base, i);
         if (!s->c->reduction) {
-            c->label = (int64_t)r * (int64_t)s->send_len[r] + (int64_t)i;
+            c->label = (int64_t)r * (int64_t)s->stride + (int64_t)i;
             continue;
         }
         c->label = (int64_t)i;
@@ -805,13 +811,15 @@ static int sim_setup(sim *s, const int *params)
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
     for (int r = 0; r < s->p; r++) {
-        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block };
+        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
+                          .count = s->o->count, .displ = s->o->displ };
         s->send_len[r] = s->c->send_bytes(&sh);
         s->recv_len[r] = s->c->recv_bytes(&sh);
         s->alias[r] = s->o->inplace ? s->c->inplace_offset(&sh) : NO_ALIAS;
         plan_args a = { .p = s->p, .rank = r, .block = s->o->block, .esize = s->o->esize,
                         .root = s->o->root, .commutative = !s->o->ordered,
-                        .inplace = s->o->inplace, .node_of = s->o->node_of };
+                        .inplace = s->o->inplace, .node_of = s->o->node_of,
+                        .count = s->o->count, .displ = s->o->displ };
         memcpy(a.param, params, sizeof a.param);
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;
@@ -821,9 +829,11 @@ static int sim_setup(sim *s, const int *params)
         s->tmp[r] = cells(s, s->plans[r].tmp_bytes);
         if (!s->recv[r] || !s->send[r] || !s->tmp[r])
             return -1;
-        fill_send(s, r);
         s->node[s->node_of[r]].size++;
+        s->stride = s->send_len[r] > s->stride ? s->send_len[r] : s->stride;
     }
+    for (int r = 0; r < s->p; r++)
+        fill_send(s, r);
     for (int n = 0; n < s->nn; n++) {
         shm_node *nd = &s->node[n];
         size_t len = 0;

@@ -51,6 +51,8 @@ typedef struct sym_opts {
     int inplace;
     int ordered;            /* reductions: the operation is not commutative */
     const int *node_of;     /* node layout (NULL: one node) */
+    const size_t *count, *displ;    /* collectives with counts per rank: the blocks'
+                                     * bytes and offsets (coll_shape) */
     sym_snapshot_fn snap;
     void *ctx;
 } sym_opts;

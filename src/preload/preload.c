@@ -100,6 +100,23 @@ static int preload_vector(const coll_desc *c, const void *sbuf, void *rbuf, int 
     return api_vector(c, NULL, sbuf, rbuf, count, type, op, root, comm, NULL, API_BLOCKING);
 }
 
+/* A collective with counts per rank (allgatherv): the same as a block one. */
+static int preload_vblock(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
+                          void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+                          MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
+                                          .stype = stype, .rbuf = rbuf, .rtype = rtype,
+                                          .comm = comm, .rcounts = rcounts,
+                                          .rdispls = displs }, NULL);
+    return api_vblock(c, NULL, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, NULL,
+                      API_BLOCKING);
+}
+
 /* MPI_<MPI name> of every collective (include/mpicoll_collectives.h). */
 #define PRELOAD_(name, Name, family)                                                     \
     int MPI_##Name(MPICOLL_ARGS_##family)                                                \

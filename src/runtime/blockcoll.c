@@ -84,7 +84,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
         const native_args na = { c, sbuf, scount, stype, rbuf, rcount, rtype, MPI_OP_NULL, -1,
-                                 comm };
+                                 comm, NULL, NULL };
         return call_native(mode, st, &na);
     }
     size_t tmp_len = align64(call.rp->pl.tmp_bytes), precv_len = pack_recv ? align64(recv_len) : 0;

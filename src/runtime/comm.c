@@ -55,6 +55,7 @@ static void drop_plan(cached_plan *c)
 {
     if (c->coll)
         ready_plan_free(&c->rp);
+    free(c->counts);
     memset(c, 0, sizeof *c);
 }
 
@@ -501,7 +502,11 @@ static int same(const cached_plan *e, const coll_desc *c, const choice *ch,
     return e->coll == c && e->algo == ch->algo && e->args.block == a->block &&
            e->args.esize == a->esize && e->args.root == a->root &&
            e->args.commutative == a->commutative && e->args.inplace == a->inplace &&
-           memcmp(e->args.param, a->param, sizeof a->param) == 0;
+           memcmp(e->args.param, a->param, sizeof a->param) == 0 &&
+           !e->args.count == !a->count &&
+           (!a->count || (memcmp(e->args.count, a->count, (size_t)a->p * sizeof *a->count) == 0
+                          && memcmp(e->args.displ, a->displ, (size_t)a->p * sizeof *a->displ)
+                             == 0));
 }
 
 /* Builds the plan of a->(p, rank, params...) into rp, with its request
@@ -563,9 +568,21 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
             slot = e;
     }
     drop_plan(slot);
+    size_t *counts = NULL;
+    if (a.count) {      /* the key keeps its own copy of the counts */
+        if (!(counts = malloc(2 * (size_t)a.p * sizeof *counts)))
+            return MPI_ERR_NO_MEM;
+        memcpy(counts, a.count, (size_t)a.p * sizeof *counts);
+        memcpy(counts + a.p, a.displ, (size_t)a.p * sizeof *counts);
+        a.count = counts;
+        a.displ = counts + a.p;
+    }
     int rc = ready_plan_make(st, ch, &a, &slot->rp);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        free(counts);
         return rc;
+    }
+    slot->counts = counts;
     slot->coll = c;
     slot->algo = ch->algo;
     slot->args = a;

@@ -38,4 +38,20 @@ int veccoll_call(const vec_call *v, const call_mode *mode);
  * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
 
+/* The whole call of a collective with counts per rank (allgatherv): rank
+ * r's block is rcounts[r] elements of rtype at displs[r] of rbuf. */
+typedef struct vcoll_args {
+    const coll_desc *coll;
+    const char *spec;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts, *displs;
+    MPI_Datatype rtype;
+    MPI_Comm comm;
+} vcoll_args;
+
+int vcoll_call(const vcoll_args *v, const call_mode *mode);
+
 #endif

@@ -23,6 +23,7 @@ typedef struct native_args {
     MPI_Op op;
     int root;
     MPI_Comm comm;
+    const int *rcounts, *rdispls;   /* collectives with counts per rank (allgatherv) */
 } native_args;
 
 /* The one place that calls the PMPI_ collectives: blocking (req NULL:

@@ -60,6 +60,8 @@ struct mpicoll_request_s {
     comm_state *held;           /* the reference the request holds */
     int native;                 /* the MPI library's own collective: nat, mreq */
     native_call nat;
+    int *counts;                /* the native call's counts and displacements (allgatherv),
+                                 * a copy: each start of a persistent one reads them */
     MPI_Request mreq;
     pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
@@ -126,6 +128,7 @@ static void release(req_t *r)
     if (r->held)
         comm_state_release(r->held);
     free(r->scratch);
+    free(r->counts);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -387,6 +390,15 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
     r->persistent = m->persistent;
     comm_state_retain(st);
     r->held = st;
+    if (a->rcounts) {
+        const size_t p = (size_t)comm_state_size(st);
+        if (!(r->counts = malloc(2 * p * sizeof *r->counts)))
+            return MPI_ERR_NO_MEM;
+        memcpy(r->counts, a->rcounts, p * sizeof *r->counts);
+        memcpy(r->counts + p, a->rdispls, p * sizeof *r->counts);
+        r->nat.lib.rcounts = r->counts;
+        r->nat.lib.rdispls = r->counts + p;
+    }
     if (r->persistent || nc.post.kind != COPY_NONE) {
         rc = keep_native_types(r);
         if (rc != MPI_SUCCESS)

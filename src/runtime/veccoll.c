@@ -177,7 +177,7 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
         const native_args na = { c, v->sbuf, v->count, v->type, v->rbuf, v->count, v->type,
-                                 v->op, v->root, v->comm };
+                                 v->op, v->root, v->comm, NULL, NULL };
         return call_native(mode, st, &na);
     }
 

@@ -27,7 +27,7 @@ bc_fault_fn bc_fault;
 
 const char *bc_coll_name(enum bc_coll coll)
 {
-    return coll == BC_ALLTOALL ? "alltoall" : "allgather";
+    return coll == BC_ALLTOALL ? "alltoall" : coll == BC_ALLGATHERV ? "allgatherv" : "allgather";
 }
 
 void bc_set_context(const char *text)
@@ -219,7 +219,7 @@ static void describe_int(char *out, size_t len, int v, const struct shape *sh)
         snprintf(out, len, "%d (sentinel: never written)", v);
     else if ((unsigned)v == 0x5A5A5A5Au)
         snprintf(out, len, "%d (a gap of some send buffer)", v);
-    else if (sh->coll == BC_ALLGATHER && v >= 1000000 && v / 1000000 <= sh->p)
+    else if (sh->coll != BC_ALLTOALL && v >= 1000000 && v / 1000000 <= sh->p)
         snprintf(out, len, "%d (rank %d element %d)", v, v / 1000000 - 1, v % 1000000);
     else if (sh->coll == BC_ALLTOALL && v >= 1 && sh->K > 0 && u < p * p * sh->K)
         snprintf(out, len, "%d (source %zu's block for rank %zu, element %zu)", v,
@@ -303,6 +303,29 @@ static void report_data(const char *pre, const struct bc_call *c, const struct s
            exp, act, nwrong);
 }
 
+/* allgatherv's counts and displacements (BC_ALLGATHERV): rank r's block
+ * n * ((r + 1) % 3) elements, the blocks in reverse rank order with a gap of one
+ * element after each; the elements the receive buffer spans, returned. */
+static size_t v_layout(int p, int n, int *counts, int *displs)
+{
+    size_t at = 0;
+    for (int r = p - 1; r >= 0; r--) {
+        counts[r] = n * ((r + 1) % 3);
+        displs[r] = (int)at;
+        at += (size_t)counts[r] + 1;
+    }
+    return at;
+}
+
+static int call_allgatherv(const char *spec, const void *sarg, int scount, MPI_Datatype stype,
+                           void *rbuf, const int *counts, const int *displs,
+                           MPI_Datatype rtype, MPI_Comm comm)
+{
+    return spec ? mpicoll_allgatherv_with(spec, sarg, scount, stype, rbuf, counts, displs, rtype,
+                                          comm)
+                : mpicoll_allgatherv(sarg, scount, stype, rbuf, counts, displs, rtype, comm);
+}
+
 typedef int (*plain_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*with_fn)(const char *, const void *, int, MPI_Datatype, void *, int,
                        MPI_Datatype, MPI_Comm);
@@ -318,6 +341,8 @@ int bc_run(const struct bc_call *c)
     int sblocks;
     size_t block_bytes, sblock_bytes, rbytes, sbytes, total;
     unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
+    const int v = c->coll == BC_ALLGATHERV;
+    int *vcounts = NULL, *vdispls = NULL;
     char pre[512], msg[MPI_MAX_ERROR_STRING + 64];
     const void *sarg;
     struct shape sh;
@@ -335,6 +360,16 @@ int bc_run(const struct bc_call *c)
     sblocks = a2a ? p : 1;
     block_bytes = (size_t)rcount * (size_t)R->extent * R->unit;
     rbytes = (size_t)p * block_bytes;
+    if (v) {    /* this rank sends its own count; blocks where v_layout puts them */
+        vcounts = malloc(2 * (size_t)p * sizeof *vcounts);
+        if (!vcounts) {
+            fail_line("%s test setup: out of memory\n", pre);
+            goto out;
+        }
+        vdispls = vcounts + p;
+        rbytes = v_layout(p, rcount, vcounts, vdispls) * (size_t)R->extent * R->unit;
+        scount *= (rank + 1) % 3;
+    }
     sblock_bytes = (size_t)scount * (size_t)S->extent * S->unit;
     sbytes = (size_t)sblocks * sblock_bytes;
     total = rbytes + 2 * GUARD;
@@ -351,7 +386,11 @@ int bc_run(const struct bc_call *c)
     memset(rraw, SENTINEL, total);
     memset(want, SENTINEL, total);
     for (int r = 0; r < p; r++)
-        place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh, r, rank);
+        if (v)
+            place(want + GUARD + (size_t)vdispls[r] * (size_t)R->extent * R->unit, R,
+                  vcounts[r], &sh, r, rank);
+        else
+            place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh, r, rank);
     /* Send block d: what this rank sends to rank d (one block for all in
      * allgather). */
     memset(sbuf, SEND_GAP, sbytes + 1);
@@ -361,14 +400,21 @@ int bc_run(const struct bc_call *c)
     /* In place, the receive buffer holds the send data at entry, in the
      * receive type's layout: this rank's own block (allgather), or the
      * block for every destination (alltoall). */
-    if (c->inplace)
+    if (c->inplace && v)
+        place(rraw + GUARD + (size_t)vdispls[rank] * (size_t)R->extent * R->unit, R,
+              vcounts[rank], &sh, rank, rank);
+    else if (c->inplace)
         for (int d = a2a ? 0 : rank; d < (a2a ? p : rank + 1); d++)
             place(rraw + GUARD + (size_t)d * block_bytes, R, rcount, &sh, rank, d);
 
     /* In place, sendcount and sendtype are ignored (MPI 3.1, 5.7 and 5.8):
      * pass values that would break an implementation that reads them. */
     sarg = c->inplace ? MPI_IN_PLACE : (const void *)sbuf;
-    if (c->spec)
+    if (v)
+        err = call_allgatherv(c->spec, sarg, c->inplace ? 0 : scount,
+                              c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, vcounts,
+                              vdispls, R->type, c->comm);
+    else if (c->spec)
         err = with(c->spec, sarg, c->inplace ? 0 : scount,
                    c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, rcount, R->type,
                    c->comm);
@@ -423,6 +469,7 @@ out:
     free(want);
     free(sbuf);
     free(scopy);
+    free(vcounts);
     return failed;
 }
 
@@ -451,7 +498,8 @@ int bc_run_comm(const struct bc_call *base, int quick, int *calls)
 int bc_matrix_main(int argc, char **argv, enum bc_coll coll)
 {
     const char *cname = bc_coll_name(coll);
-    const char *env = coll == BC_ALLTOALL ? "MPICOLL_ALLTOALL" : "MPICOLL_ALLGATHER";
+    const char *env = coll == BC_ALLTOALL ? "MPICOLL_ALLTOALL"
+                    : coll == BC_ALLGATHERV ? "MPICOLL_ALLGATHERV" : "MPICOLL_ALLGATHER";
     const char *forced = getenv(env);
     const char *algo = forced && *forced ? forced : "auto";
     int rank, np, tally[2] = { 0, 0 }, sum[2];  /* calls (per rank), failed calls */

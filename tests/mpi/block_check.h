@@ -28,9 +28,12 @@
 enum bc_coll {
     BC_ALLGATHER = 0, /* the default of a zero-initialized bc_call */
     BC_ALLTOALL,
+    BC_ALLGATHERV,    /* rank r's block n * ((r + 1) % 3) units: zero counts included;
+                       * the blocks in reverse rank order, one element apart
+                       * (bytes between them must stay untouched) */
 };
 
-/* "allgather", "alltoall". */
+/* "allgather", "alltoall", "allgatherv". */
 const char *bc_coll_name(enum bc_coll coll);
 
 /* One datatype as the test sees it: basic elements of `unit` bytes, placed

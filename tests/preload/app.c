@@ -80,6 +80,16 @@ static void run(MPI_Comm comm, int color)
     report("bcast", hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
     MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter_block", hash(ri, sizeof(int) * (size_t)n, 8), comm, color);
+    /* rank r's block r % 3 + 1 ints, the blocks in reverse rank order */
+    int *counts = malloc(2 * sizeof(int) * (size_t)size), *displs = counts + size, off = 0;
+    for (int r = size - 1; r >= 0; r--) {
+        counts[r] = r % 3 + 1;
+        displs[r] = off;
+        off += counts[r];
+    }
+    MPI_Allgatherv(si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, comm);
+    report("allgatherv", hash(ri, sizeof(int) * (size_t)off, 10), comm, color);
+    free(counts);
     free(si);
     free(ri);
     free(sd);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
-                                      "bcast", "reduce_scatter_block" };
+                                      "bcast", "reduce_scatter_block", "allgatherv" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -63,6 +63,20 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_reduce_with(alg, sb, rb, n, t, op, root, comm)
              : f == NB ? mpicoll_ireduce(sb, rb, n, t, op, root, comm, rq)
              : mpicoll_reduce_init(sb, rb, n, t, op, root, comm, rq);
+    case AGV: {
+        /* every rank's count n, in rank order (robust tests run on at most
+         * RB_MAX_P ranks); requests keep their own copy */
+        enum { RB_MAX_P = 64 };
+        static int counts[RB_MAX_P], displs[RB_MAX_P];
+        for (int i = 0; i < RB_MAX_P; i++) {
+            counts[i] = n;
+            displs[i] = i * n;
+        }
+        return f == BLOCKING ? mpicoll_allgatherv(sb, sn, st, rb, counts, displs, t, comm)
+             : f == WITH ? mpicoll_allgatherv_with(alg, sb, sn, st, rb, counts, displs, t, comm)
+             : f == NB ? mpicoll_iallgatherv(sb, sn, st, rb, counts, displs, t, comm, rq)
+             : mpicoll_allgatherv_init(sb, sn, st, rb, counts, displs, t, comm, rq);
+    }
     case BC:
         return f == BLOCKING ? mpicoll_bcast(rb, n, t, root, comm)
              : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
@@ -118,13 +132,16 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     }
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
-                         c == BC || c == AG || c == A2A ? MPI_OP_NULL : MPI_SUM, root, comm,
+                         c == BC || c == AG || c == AGV || c == A2A ? MPI_OP_NULL : MPI_SUM,
+                         root, comm,
                          NULL, 0 };
     return a;
 }
 
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
+    if (c == AGV)
+        c = AG;
     const int n = d->n, p = d->p, r = d->rank;
     if (c == BC || (c == RED && r != p - 1))
         return c == RED;    /* a reduce's non-roots send as usual */
@@ -138,6 +155,8 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 
 int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
+    if (c == AGV)
+        c = AG;
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
     const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
     for (int i = 0; i < len; i++) {

@@ -8,8 +8,7 @@
  * Afterwards every entry point must still give right results on the same
  * communicator: a failed call leaves nothing behind.
  *
- *   test_errors COLLECTIVE     allgather alltoall allreduce reduce bcast
- *                              reduce_scatter_block
+ *   test_errors COLLECTIVE     a collective of include/mpicoll_collectives.h
  *   test_errors requests       the request calls (start, test, wait, ...)
  *                              and a communicator freed under live requests
  *   test_errors fatal          a negative count on MPI_ERRORS_ARE_FATAL:
@@ -154,7 +153,7 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
     struct rb_args a = { .sbuf = fx->sbuf, .rbuf = fx->rbuf, .scount = N, .rcount = N,
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
-    if (c == BC || c == AG || c == A2A)
+    if (c == BC || c == AG || c == AGV || c == A2A)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -166,7 +165,7 @@ struct ecase {
     unsigned colls;     /* bit per enum rb_coll */
 };
 
-#define BLOCKC ((1u << AG) | (1u << A2A))
+#define BLOCKC ((1u << AG) | (1u << A2A) | (1u << AGV))
 #define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB))
 #define REDC ((1u << AR) | (1u << RED) | (1u << RSB))
 #define ALLC (BLOCKC | VECC)
@@ -207,7 +206,7 @@ static const struct ecase cases[] = {
 static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture *fx,
                      struct rb_args *a)
 {
-    const int block = c == AG || c == A2A;
+    const int block = c == AG || c == A2A || c == AGV;
     const char *n = k->name;
     *a = valid(c, fx);
     if (!strcmp(n, "comm_null")) {

@@ -55,13 +55,13 @@ static int usage(const char *prog)
     return 2;
 }
 
-/* 1 if coll is a collective of the block family (include/mpicoll.h), else
- * 0. */
+/* 1 if coll is a collective of the block or vblock family
+ * (include/mpicoll.h: block_check.c tests them), else 0. */
 static int block_family(const char *coll)
 {
 #define FAMILY_(name, Name, family)          \
     if (strcmp(coll, #name) == 0)            \
-        return strcmp(#family, "block") == 0;
+        return strcmp(#family, "block") == 0 || strcmp(#family, "vblock") == 0;
     MPICOLL_COLLECTIVES(FAMILY_)
 #undef FAMILY_
     return 0;
@@ -155,7 +155,9 @@ static void run_variant(const struct opts *o, const struct variant *v, int vi, M
     MPI_Comm_rank(comm, &rank);
     if (o->block) {
         struct bc_call base = {
-            .coll = strcmp(o->coll, "alltoall") == 0 ? BC_ALLTOALL : BC_ALLGATHER,
+            .coll = strcmp(o->coll, "alltoall") == 0     ? BC_ALLTOALL
+                  : strcmp(o->coll, "allgatherv") == 0 ? BC_ALLGATHERV
+                                                       : BC_ALLGATHER,
             .spec = spec, .algo_label = v->label, .comm = comm, .comm_label = comm_label,
             .expect_algo = expected(o, v, p),
         };

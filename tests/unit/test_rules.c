@@ -309,6 +309,11 @@ static void test_openmpi_names(void)
         { "bcast", "scatter_allgather_ring", "scatter_allgather_ring", 9 },
         { "reduce_scatter_block", "basic_linear", "basic_linear", 1 },
         { "reduce_scatter_block", "recursive_halving", "recursive_halving", 3 },
+        { "allgatherv", "default", "linear", 1 },
+        { "allgatherv", "bruck", "bruck", 2 },
+        { "allgatherv", "ring", "ring", 3 },
+        { "allgatherv", "neighbor", "neighbor", 4 },
+        { "allgatherv", "two_proc", "two_proc", 5 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];

@@ -23,15 +23,16 @@
  */
 #include "allgather_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (allgatherv
+ * shares this builder). */
 void allgather_direct(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t B = a->block;
     for (int i = 1; i < p; i++) {
         int from = pat_mod(r - i, p);
-        plan_recv(pl, BUF_RECV, (size_t)from * B, B, from);
-        plan_send(pl, BUF_SEND, 0, B, pat_mod(r + i, p));
+        plan_recv(pl, BUF_RECV, args_displ(a, from), args_count(a, from), from);
+        plan_send(pl, BUF_SEND, 0, args_count(a, r), pat_mod(r + i, p));
     }
-    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)r * B, B);
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, args_displ(a, r), args_count(a, r));
     plan_end_round(pl);
 }

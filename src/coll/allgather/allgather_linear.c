@@ -24,17 +24,22 @@
  */
 #include "allgather_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (allgatherv
+ * shares this builder); the blocks tile the receive buffer, so the
+ * broadcast sends it whole. */
 void allgather_linear(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t B = a->block;
+    size_t total = 0;
+    for (int i = 0; i < p; i++)
+        total += args_count(a, i);
     if (r == 0) {
         for (int i = 1; i < p; i++)
-            plan_recv(pl, BUF_RECV, (size_t)i * B, B, i);
-        plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, B);
+            plan_recv(pl, BUF_RECV, args_displ(a, i), args_count(a, i), i);
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, args_displ(a, 0), args_count(a, 0));
     } else {
-        plan_send(pl, BUF_SEND, 0, B, 0);
+        plan_send(pl, BUF_SEND, 0, args_count(a, r), 0);
     }
     plan_end_round(pl);
-    pat_bcast_binomial(pl, p, r, 0, BUF_RECV, 0, (size_t)p * B);
+    pat_bcast_binomial(pl, p, r, 0, BUF_RECV, 0, total);
 }

@@ -22,15 +22,17 @@
  */
 #include "allgather_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (allgatherv
+ * shares this builder). */
 void allgather_ring(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t B = a->block;
-    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)r * B, B);
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, args_displ(a, r), args_count(a, r));
     plan_end_round(pl);
     for (int i = 0; i < p - 1; i++) {
-        plan_send(pl, BUF_RECV, (size_t)pat_mod(r - i, p) * B, B, pat_mod(r + 1, p));
-        plan_recv(pl, BUF_RECV, (size_t)pat_mod(r - i - 1, p) * B, B, pat_mod(r - 1, p));
+        const int out = pat_mod(r - i, p), in = pat_mod(r - i - 1, p);
+        plan_send(pl, BUF_RECV, args_displ(a, out), args_count(a, out), pat_mod(r + 1, p));
+        plan_recv(pl, BUF_RECV, args_displ(a, in), args_count(a, in), pat_mod(r - 1, p));
         plan_end_round(pl);
     }
 }

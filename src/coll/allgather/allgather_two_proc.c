@@ -17,12 +17,13 @@
  */
 #include "allgather_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (allgatherv
+ * shares this builder). */
 void allgather_two_proc(plan *pl, const plan_args *a)
 {
-    const int other = 1 - a->rank;
-    const size_t B = a->block;
-    plan_send(pl, BUF_SEND, 0, B, other);
-    plan_recv(pl, BUF_RECV, (size_t)other * B, B, other);
-    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)a->rank * B, B);
+    const int me = a->rank, other = 1 - me;
+    plan_send(pl, BUF_SEND, 0, args_count(a, me), other);
+    plan_recv(pl, BUF_RECV, args_displ(a, other), args_count(a, other), other);
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, args_displ(a, me), args_count(a, me));
     plan_end_round(pl);
 }
