@@ -54,9 +54,11 @@ extern "C" {
  *   vblock            const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                     void *recvbuf, const int recvcounts[], const int displs[],
  *                     MPI_Datatype recvtype, MPI_Comm comm
+ *   vreduction        const void *sendbuf, void *recvbuf, const int recvcounts[],
+ *                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
- * reduce: rooted_reduction; bcast: bcast; allgatherv: vblock), so that,
- * for example:
+ * reduce: rooted_reduction; bcast: bcast; allgatherv: vblock;
+ * reduce_scatter: vreduction), so that, for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -81,6 +83,8 @@ extern "C" {
 #define MPICOLL_ARGS_vblock const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
     void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, \
     MPI_Comm comm
+#define MPICOLL_ARGS_vreduction const void *sendbuf, void *recvbuf, const int recvcounts[], \
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,

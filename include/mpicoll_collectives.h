@@ -11,7 +11,7 @@
  *           the descriptor <name>_desc), MPICOLL_<NAME>
  *   MPI name   MPI_<MPI name>, PMPI_<MPI name> (the preload wrapper, native)
  *   family  the signature family (mpicoll.h: block, reduction,
- *           rooted_reduction, bcast, vblock)
+ *           rooted_reduction, bcast, vblock, vreduction)
  * The build reads the rows as text: keep one a line, X(...) with nothing
  * else on it but the line's backslash.
  */
@@ -25,6 +25,7 @@
     X(reduce, Reduce, rooted_reduction)                         \
     X(bcast, Bcast, bcast)                                      \
     X(reduce_scatter_block, Reduce_scatter_block, reduction)    \
-    X(allgatherv, Allgatherv, vblock)
+    X(allgatherv, Allgatherv, vblock)                           \
+    X(reduce_scatter, Reduce_scatter, vreduction)
 
 #endif

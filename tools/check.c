@@ -199,9 +199,10 @@ static void layout(int which, int p, int *node_of)
  * `unit` bytes: 0: 0, 1, 2, 0, 1, 2, ... in rank order; 1: 3, 0, 1, 2,
  * ... with the blocks in reverse rank order; 2: one rank (p / 2) with 3
  * units, the others none; 3: 1, 2, 3, 4, 5, 1, ... with the blocks interleaved
- * (even ranks first). Blocks lie apart, with no gap. */
+ * (even ranks first); in rank order for a collective whose blocks are
+ * (ordered). Blocks lie apart, with no gap. */
 #define NPATTERNS 4
-static void count_pattern(int k, int p, size_t unit, size_t *count, size_t *displ)
+static void count_pattern(int k, int p, size_t unit, int ordered, size_t *count, size_t *displ)
 {
     for (int r = 0; r < p; r++)
         count[r] = unit * (size_t)(k == 0 ? r % 3 : k == 1 ? (r + 3) % 4
@@ -209,7 +210,8 @@ static void count_pattern(int k, int p, size_t unit, size_t *count, size_t *disp
     size_t off = 0;
     const int even = (p + 1) / 2;
     for (int i = 0; i < p; i++) {
-        int r = k == 1 ? p - 1 - i : k == 3 ? (i < even ? 2 * i : 2 * (i - even) + 1) : i;
+        int r = ordered ? i : k == 1 ? p - 1 - i
+                          : k == 3 ? (i < even ? 2 * i : 2 * (i - even) + 1) : i;
         displ[r] = off;
         off += count[r];
     }
@@ -253,7 +255,7 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                     (k >= 2 && p > 64))
                     continue;
                 size_t *count = counts_buf + (size_t)(2 * (k * 2 + e)) * (size_t)p;
-                count_pattern(k, p, e ? 3 : 1, count, count + p);
+                count_pattern(k, p, e ? 3 : 1, c->counts == COUNTS_RANK_ORDER, count, count + p);
                 v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
                                      .inplace = inplace, .count = count, .displ = count + p };
             }

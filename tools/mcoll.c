@@ -101,6 +101,7 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 #define HARNESS_rooted_reduction(c) \
     c->sendbuf, c->recvbuf, c->count, c->type, MPI_SUM, MEASURE_ROOT, c->comm
 #define HARNESS_bcast(c) c->recvbuf, c->count, c->type, MEASURE_ROOT, c->comm
+#define HARNESS_vreduction(c) c->sendbuf, c->recvbuf, c->counts, c->type, MPI_SUM, c->comm
 #define HARNESS_vblock(c) \
     c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->counts, c->displs, MPI_BYTE, c->comm
 
@@ -214,6 +215,13 @@ static const struct mcoll reduce_scatter_block = {
 static const struct mcoll allgatherv = {
     "allgatherv", call_allgatherv, check_allgather, 0, 1, 0, T_CHAR, IP_OWN_BLOCK,
     "one rank's block (every rank's count the same)",
+};
+
+/* reduce_scatter: the harness gives every rank the same count, so the
+ * result is reduce_scatter_block's. */
+static const struct mcoll reduce_scatter = {
+    "reduce_scatter", call_reduce_scatter, check_reduce_scatter_block, 1, 0, 1,
+    T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcounts = n / p each)",
 };
 
 /* Every collective of the list has its row above. */

@@ -26,6 +26,10 @@ int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount
 int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
                api_kind kind);
+/* A reduction with counts per rank (reduce_scatter: veccoll_call). */
+int api_vreduction(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf,
+                   const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   mpicoll_request *request, api_kind kind);
 /* A collective with counts per rank (allgatherv: vcoll_call). */
 int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scount,
                MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
@@ -44,6 +48,8 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 /* veccoll_call's form of a broadcast: the buffer is the receive buffer */
 #define API_PATH_bcast vector
 #define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
+#define API_PATH_vreduction vreduction
+#define API_CALL_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_PATH_vblock vblock
 #define API_CALL_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 
@@ -53,6 +59,7 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 #define API_ARGS_reduction sendbuf, recvbuf, count, datatype, op, comm
 #define API_ARGS_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
 #define API_ARGS_bcast buffer, count, datatype, root, comm
+#define API_ARGS_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 
 /* API_PATH(prefix_, family): prefix_block or prefix_vector */

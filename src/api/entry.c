@@ -23,7 +23,18 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
     if (kind != API_BLOCKING && !request)
         return mpicoll_raise(comm, MPI_ERR_ARG);
     const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
-    const vec_call v = { c, spec, sbuf, rbuf, count, type, op, root, comm };
+    const vec_call v = { c, spec, sbuf, rbuf, count, type, op, root, comm, NULL };
+    return veccoll_call(&v, &mode);
+}
+
+int api_vreduction(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf,
+                   const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   mpicoll_request *request, api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vec_call v = { c, spec, sbuf, rbuf, 0, type, op, -1, comm, counts };
     return veccoll_call(&v, &mode);
 }
 

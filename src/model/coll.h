@@ -89,6 +89,9 @@ static inline size_t shape_displ(const coll_shape *s, int r)
 /* expect_label for a byte whose final content does not matter. */
 #define EXPECT_ANY ((int64_t)-2)
 
+/* coll_desc counts */
+enum { COUNTS_NONE, COUNTS_ANYWHERE, COUNTS_RANK_ORDER };
+
 typedef struct coll_desc {
     const char *name;           /* "allgather" */
     const char *env;            /* "MPICOLL_ALLGATHER" */
@@ -113,8 +116,9 @@ typedef struct coll_desc {
     int64_t (*expect_label)(const coll_shape *s, size_t i);
     int reduction;              /* receive data are reductions over all ranks */
     int counts;                 /* the call gives counts per rank (coll_shape count,
-                                 * displ): the checker tries uneven and zero counts and
-                                 * blocks out of rank order */
+                                 * displ): COUNTS_ANYWHERE (allgatherv: blocks in any
+                                 * order) or COUNTS_RANK_ORDER (reduce_scatter); the
+                                 * checker tries uneven and zero counts */
     int rooted;                 /* the checker tries several roots */
 } coll_desc;
 

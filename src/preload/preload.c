@@ -100,6 +100,21 @@ static int preload_vector(const coll_desc *c, const void *sbuf, void *rbuf, int 
     return api_vector(c, NULL, sbuf, rbuf, count, type, op, root, comm, NULL, API_BLOCKING);
 }
 
+/* A reduction with counts per rank (reduce_scatter): as a vector one. */
+static int preload_vreduction(const coll_desc *c, const void *sbuf, void *rbuf,
+                              const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS;
+    int how = route(c->name, comm, veccoll_type_supported(type, op, c->reduction), &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .rbuf = rbuf, .rtype = type,
+                                          .op = op, .root = -1, .comm = comm,
+                                          .rcounts = counts }, NULL);
+    return api_vreduction(c, NULL, sbuf, rbuf, counts, type, op, comm, NULL, API_BLOCKING);
+}
+
 /* A collective with counts per rank (allgatherv): the same as a block one. */
 static int preload_vblock(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
                           void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,

@@ -29,6 +29,8 @@ typedef struct vec_call {
     MPI_Op op;
     int root;
     MPI_Comm comm;
+    const int *counts;      /* reduce_scatter: each rank's block, in elements (count
+                             * unused); NULL for the others */
 } vec_call;
 
 int veccoll_call(const vec_call *v, const call_mode *mode);

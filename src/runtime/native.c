@@ -21,6 +21,7 @@
 #define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op
 #define NATIVE_ARGS_rooted_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root
 #define NATIVE_ARGS_bcast(a) a->rbuf, a->rcount, a->rtype, a->root
+#define NATIVE_ARGS_vreduction(a) a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op
 #define NATIVE_ARGS_vblock(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls, \
     a->rtype
 
@@ -96,7 +97,11 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     dt_view tv, bv;
     if (dt_view_get(t, &tv) != MPI_SUCCESS || dt_view_get(b, &bv) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    if (tv.size <= 0 || a->rcount == 0) {
+    const int np = comm_state_size(st), me = comm_state_rank(st);
+    size_t sum = 0;     /* reduce_scatter: the vector's user elements */
+    for (int r = 0; a->rcounts && r < np; r++)
+        sum += (size_t)a->rcounts[r];
+    if (tv.size <= 0 || (a->rcounts ? sum == 0 : a->rcount == 0)) {
         nc->lib.rcount = nc->lib.scount = 0;    /* no data: nothing to copy */
         nc->lib.rtype = nc->lib.stype = b;
         return MPI_SUCCESS;
@@ -106,11 +111,11 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     const size_t per = (size_t)(tv.size / bv.size);
     /* user elements sent and received on this rank (the data model counts
      * vectors when a block is one), and the library's */
-    const coll_shape unit = { .p = comm_state_size(st), .rank = comm_state_rank(st),
-                              .root = a->root, .block = 1 };
-    const size_t send_n = a->coll->send_bytes(&unit) * (size_t)a->rcount;
-    const size_t recv_n = a->coll->recv_bytes(&unit) * (size_t)a->rcount;
-    const size_t n_e = (size_t)a->rcount * per;
+    const coll_shape unit = { .p = np, .rank = me, .root = a->root, .block = 1 };
+    const size_t send_n = a->rcounts ? sum : a->coll->send_bytes(&unit) * (size_t)a->rcount;
+    const size_t recv_n = a->rcounts ? (size_t)a->rcounts[me]
+                                     : a->coll->recv_bytes(&unit) * (size_t)a->rcount;
+    const size_t n_e = (a->rcounts ? 0 : (size_t)a->rcount) * per;
     if (n_e > INT_MAX || send_n * per > INT_MAX)
         return MPI_ERR_COUNT;   /* the library's counts and the copies' are ints */
     nc->lib.rcount = nc->lib.scount = (int)n_e;
@@ -122,15 +127,24 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     const MPI_Aint off = b == t ? 0 : tv.true_lb;
     const int inplace = a->sbuf == MPI_IN_PLACE && !apart;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    const int own_recv = recv_n && (!direct || apart);
+    /* in place, a rank that receives nothing may still give input (a
+     * reduce_scatter's block of 0) */
+    const int own_recv = (inplace ? send_n : recv_n) && (!direct || apart);
     const int own_send = !inplace && !direct;
     /* in place, the receive view holds the input (reduce_scatter_block's
      * p blocks), and the result comes out of its start */
     const size_t rv = own_recv ? align64(span(&bv, (inplace ? send_n : recv_n) * per)) : 0;
-    const size_t sv = own_send ? span(&bv, send_n * per) : 0;
+    const size_t sv = own_send ? align64(span(&bv, send_n * per)) : 0;
+    const size_t cv = a->rcounts ? (size_t)np * sizeof(int) : 0;   /* the counts in b */
     char *scr = NULL;
-    if (rv + sv && !(scr = call_scratch(m, st, rv + sv)))
+    if (rv + sv + cv && !(scr = call_scratch(m, st, rv + sv + cv)))
         return MPI_ERR_NO_MEM;
+    if (a->rcounts) {
+        int *scaled = (int *)(void *)(scr + rv + sv);
+        for (int r = 0; r < np; r++)
+            scaled[r] = (int)((size_t)a->rcounts[r] * per);
+        nc->lib.rcounts = scaled;
+    }
     char *rview = scr ? scr - bv.true_lb : NULL, *sview = scr ? scr + rv - bv.true_lb : NULL;
     if (inplace) {
         nc->lib.sbuf = MPI_IN_PLACE;
@@ -144,7 +158,8 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     }
     if (own_recv) {
         nc->lib.rbuf = rview;
-        nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
+        if (recv_n)
+            nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
     } else if (recv_n) {
         nc->lib.rbuf = (char *)a->rbuf + off;
     }   /* else (a reduce's other ranks) the receive buffer is not used */

@@ -394,10 +394,11 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
         const size_t p = (size_t)comm_state_size(st);
         if (!(r->counts = malloc(2 * p * sizeof *r->counts)))
             return MPI_ERR_NO_MEM;
-        memcpy(r->counts, a->rcounts, p * sizeof *r->counts);
-        memcpy(r->counts + p, a->rdispls, p * sizeof *r->counts);
+        memcpy(r->counts, r->nat.lib.rcounts, p * sizeof *r->counts);
+        if (a->rdispls)
+            memcpy(r->counts + p, a->rdispls, p * sizeof *r->counts);
         r->nat.lib.rcounts = r->counts;
-        r->nat.lib.rdispls = r->counts + p;
+        r->nat.lib.rdispls = a->rdispls ? r->counts + p : NULL;
     }
     if (r->persistent || nc.post.kind != COPY_NONE) {
         rc = keep_native_types(r);

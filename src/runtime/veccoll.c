@@ -1,6 +1,7 @@
 /*
  * The entry path shared by the collectives on one vector per rank
- * (allreduce, reduce, bcast, reduce_scatter_block): argument checks,
+ * (allreduce, reduce, bcast, reduce_scatter_block, reduce_scatter with its
+ * counts per rank): argument checks,
  * selection, the plan, datatypes, MPI_IN_PLACE, execution; or, when the
  * selection chose native, the MPI library's own collective with the
  * user's arguments (src/runtime/native.c).
@@ -24,6 +25,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* MPI's argument checks, all local: the communicator, count and type,
@@ -41,6 +43,15 @@ static int check_args(const vec_call *v, int *p, int *me)
         return rc;
     PMPI_Comm_size(v->comm, p);
     PMPI_Comm_rank(v->comm, me);
+    size_t sum = 0;     /* counts per rank: the whole vector */
+    if (c->counts && !v->counts)
+        return MPI_ERR_ARG;
+    for (int r = 0; c->counts && r < *p && rc == MPI_SUCCESS; r++) {
+        rc = check_count_type(v->counts[r], v->type);
+        sum += (size_t)(v->counts[r] > 0 ? v->counts[r] : 0);
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (c->rooted && (v->root < 0 || v->root >= *p))
         return MPI_ERR_ROOT;
     if (c->reduction && (rc = check_op(v->op, v->type)) != MPI_SUCCESS)
@@ -50,8 +61,9 @@ static int check_args(const vec_call *v, int *p, int *me)
     /* the elements each buffer holds on this rank: the data model counts
      * vectors */
     const coll_shape unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
-    const size_t nsend = inplace ? 0 : c->send_bytes(&unit) * (size_t)v->count;
-    const size_t nrecv = c->recv_bytes(&unit) * (size_t)v->count;
+    const size_t nsend = inplace ? 0 : c->counts ? sum : c->send_bytes(&unit) * (size_t)v->count;
+    const size_t nrecv = c->counts ? (size_t)v->counts[*me]
+                                   : c->recv_bytes(&unit) * (size_t)v->count;
     rc = check_buffer(v->rbuf, nrecv, v->type);
     if (rc == MPI_SUCCESS && !inplace)
         rc = check_buffer(v->sbuf, nsend, v->type);
@@ -135,7 +147,22 @@ static copy_step from_view(const layout *l, char *view, void *user, size_t n, MP
     return (copy_step){ COPY_TYPED, view - l->lb, user, 0, n * l->per, n, l->etype, t };
 }
 
-static int run(const vec_call *v, int p, int me, const call_mode *mode)
+/* reduce_scatter's blocks (v->counts) as the plan sees them: bytes of
+ * elements of etype, in rank order; *total: the vector's user elements. */
+static void count_layout(const vec_call *v, int p, const layout *L, size_t *count,
+                         size_t *displ, size_t *total)
+{
+    size_t off = 0;
+    *total = 0;
+    for (int r = 0; r < p; r++) {
+        count[r] = (size_t)v->counts[r] * L->per * L->esize;
+        displ[r] = off;
+        off += count[r];
+        *total += (size_t)v->counts[r];
+    }
+}
+
+static int run(const vec_call *v, int p, int me, const call_mode *mode, size_t *counts)
 {
     const coll_desc *c = v->coll;
     comm_state *st;
@@ -145,16 +172,20 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
         rc = get_layout(v->type, v->op, c->reduction, &L);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (v->count == 0 || L.size == 0)
+    size_t total = (size_t)v->count;
+    if (counts)
+        count_layout(v, p, &L, counts, counts + p, &total);
+    if (total == 0 || L.size == 0)
         return call_empty(mode, st, c);
     const int inplace = v->sbuf == MPI_IN_PLACE;
-    const size_t n_e = (size_t)v->count * L.per;    /* the plan's elements */
-    const size_t block = n_e * L.esize;
-    const coll_shape shape = { .p = p, .rank = me, .root = v->root, .block = block };
+    /* the plan's block: the vector's elements (with counts: their mean) */
+    const size_t block = (counts ? total / (size_t)p : (size_t)v->count) * L.per * L.esize;
+    const coll_shape shape = { .p = p, .rank = me, .root = v->root, .block = block,
+                               .count = counts, .displ = counts ? counts + p : NULL };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     /* user elements in each buffer */
-    const size_t send_n = send_len / block * (size_t)v->count;
-    const size_t recv_n = recv_len / block * (size_t)v->count;
+    const size_t send_n = counts ? total : send_len / block * (size_t)v->count;
+    const size_t recv_n = counts ? (size_t)v->counts[me] : recv_len / block * (size_t)v->count;
     const size_t alias = inplace && c->inplace_offset ? c->inplace_offset(&shape) : NO_ALIAS;
 
     int commutative = 1;
@@ -165,7 +196,8 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
                      .bytes = (send_n > recv_n ? send_n : recv_n) * (size_t)L.size };
     coll_call call = { .coll = c, .st = st, .reduces = c->reduction };
     plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
-                     .commutative = commutative, .inplace = alias != NO_ALIAS };
+                     .commutative = commutative, .inplace = alias != NO_ALIAS,
+                     .count = shape.count, .displ = shape.displ };
     /* an operation mpicoll leaves to the library (check_op's verdict) */
     const int lib = c->reduction && op_for_library(v->op, L.etype);
     if (lib && me == 0 && select_verbose())
@@ -177,7 +209,7 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode)
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
         const native_args na = { c, v->sbuf, v->count, v->type, v->rbuf, v->count, v->type,
-                                 v->op, v->root, v->comm, NULL, NULL };
+                                 v->op, v->root, v->comm, v->counts, NULL };
         return call_native(mode, st, &na);
     }
 
@@ -229,8 +261,13 @@ int veccoll_call(const vec_call *v, const call_mode *mode)
     int rc = check_args(v, &p, &me);
     if (rc == MPI_SUCCESS && mode->req)
         rc = request_new(mode->req);
+    size_t *counts = NULL;     /* reduce_scatter's blocks: count_layout */
+    if (rc == MPI_SUCCESS && v->coll->counts &&
+        !(counts = malloc(2 * (size_t)p * sizeof *counts)))
+        rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
-        rc = run(v, p, me, mode);
+        rc = run(v, p, me, mode, counts);
+    free(counts);
     if (rc != MPI_SUCCESS)
         call_abandon(mode);
     else if (mode == &nb)

@@ -23,7 +23,7 @@ static const char *coll_name = "allreduce";
 const char *vc_coll_name(enum vc_coll coll)
 {
     static const char *const names[] = { "allreduce", "reduce", "bcast",
-                                         "reduce_scatter_block" };
+                                         "reduce_scatter_block", "reduce_scatter" };
     return names[coll];
 }
 
@@ -277,8 +277,26 @@ int vc_run(const struct vc_call *v)
 
     /* sizes: the receive buffer holds what MPI says it holds at entry in
      * place (p blocks for reduce_scatter_block) */
-    sn = v->coll == VC_REDUCE_SCATTER_BLOCK ? (size_t)p * n : n;
-    rn = v->coll == VC_REDUCE_SCATTER_BLOCK && v->inplace ? (size_t)p * n : n;
+    /* reduce_scatter: rank r's block rcounts[r] elements, at offset[r] of
+     * the vector (rank order) */
+    int *rcounts = NULL;
+    size_t rs_all = 0, rs_off = 0;
+    if (v->coll == VC_REDUCE_SCATTER) {
+        if (!(rcounts = malloc((size_t)p * sizeof *rcounts))) {
+            fail_line("%s test setup: out of memory\n", pre);
+            return 1;
+        }
+        for (int r = 0; r < p; r++) {
+            rcounts[r] = v->n * ((r + 1) % 3);
+            rs_off += r < rank ? (size_t)rcounts[r] : 0;
+            rs_all += (size_t)rcounts[r];
+        }
+        n1 = (size_t)rcounts[rank];
+    }
+    sn = v->coll == VC_REDUCE_SCATTER_BLOCK ? (size_t)p * n
+       : v->coll == VC_REDUCE_SCATTER ? rs_all : n;
+    rn = v->coll == VC_REDUCE_SCATTER_BLOCK && v->inplace ? (size_t)p * n
+       : v->coll == VC_REDUCE_SCATTER ? (v->inplace ? rs_all : n1) : n;
     rbytes = rn * ext;
     total = rbytes + 2 * GUARD;
     /* the send buffer is the collective's (and checked after) unless in
@@ -311,6 +329,10 @@ int vc_run(const struct vc_call *v)
     case VC_REDUCE_SCATTER_BLOCK:
         wdata = image(c, p, -1, (size_t)rank * n, n, VC_SENTINEL, &own[2]);
         n0 = rn - n;  /* in place: the other blocks' data is undefined after */
+        break;
+    case VC_REDUCE_SCATTER:
+        wdata = n1 ? image(c, p, -1, rs_off, n1, VC_SENTINEL, &own[2]) : sentinels;
+        n0 = rn - n1;  /* in place: the other blocks' data is undefined after */
         break;
     }
     want_init(&w, c, wdata, n1, n0, rbytes);
@@ -353,6 +375,10 @@ int vc_run(const struct vc_call *v)
         err = mpicoll_reduce_scatter_block_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf,
                                                 v->n, c->l->type, op, v->comm);
         break;
+    case VC_REDUCE_SCATTER:
+        err = mpicoll_reduce_scatter_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf,
+                                          rcounts, c->l->type, op, v->comm);
+        break;
     }
 
     /* Every rank's result must be bitwise rank 0's: the same reduction
@@ -386,7 +412,7 @@ int vc_run(const struct vc_call *v)
         goto out;
     /* a test build's injected fault (tests/sweep): the first item of the
      * result, where this rank has one */
-    if (bc_fault && n > 0 && (v->coll != VC_REDUCE || is_root))
+    if (bc_fault && n1 > 0 && (v->coll != VC_REDUCE || is_root))
         bc_fault(coll_name, v->spec,
                  (unsigned char *)rbuf + (size_t)c->l->offs[0] * vc_isize(c->kind),
                  vc_dsize(c->kind));
@@ -424,6 +450,7 @@ out:
     for (int i = 0; i < 3; i++)
         free(own[i]);
     free(root_copy);
+    free(rcounts);
     return failed;
 }
 
@@ -445,7 +472,7 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
     MPI_Comm_size(base->comm, &p);
     MPI_Comm_rank(base->comm, &rank);
 
-    if (coll == VC_REDUCE_SCATTER_BLOCK) {
+    if (coll == VC_REDUCE_SCATTER_BLOCK || coll == VC_REDUCE_SCATTER) {
         static const int rc[] = { 0, 1, 3, 1000 };
         for (int i = 0; i < (quick ? 3 : 4); i++)
             add_unique(counts, &ncounts, rc[i]);
@@ -464,7 +491,8 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 
     for (int ci = 0; ci < vc_ncases; ci++) {
         const struct vcase *c = &vc_cases[ci];
-        const int full = c->main && !(coll == VC_REDUCE_SCATTER_BLOCK && ci >= VC_NCASES_RSB_MAIN);
+        const int full = c->main && !((coll == VC_REDUCE_SCATTER_BLOCK ||
+                                       coll == VC_REDUCE_SCATTER) && ci >= VC_NCASES_RSB_MAIN);
         for (int k = 0; k < (full ? ncounts : 1); k++)
             for (int ri = 0; ri < nroots; ri++)
                 for (int inplace = 0; inplace < (coll == VC_BCAST ? 1 : 2); inplace++) {
@@ -482,7 +510,7 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 
 int vc_coll_from_name(const char *name)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < VC_NCOLLS; i++)
         if (name && strcmp(name, vc_coll_name((enum vc_coll)i)) == 0)
             return i;
     return -1;
@@ -509,7 +537,7 @@ int vc_matrix_main(int argc, char **argv)
     MPI_Comm split;
 
     if (ci < 0) {
-        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block\n", argv[0]);
+        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block|reduce_scatter\n", argv[0]);
         return 2;
     }
     coll_name = vc_coll_name((enum vc_coll)ci);

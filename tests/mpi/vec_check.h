@@ -36,9 +36,12 @@ enum vc_coll {
     VC_REDUCE,
     VC_BCAST,
     VC_REDUCE_SCATTER_BLOCK,
+    VC_REDUCE_SCATTER,      /* rank r's block n * ((r + 1) % 3) elements: zero
+                             * counts included */
 };
+#define VC_NCOLLS (VC_REDUCE_SCATTER + 1)
 
-/* "allreduce", "reduce", "bcast", "reduce_scatter_block". */
+/* "allreduce", "reduce", "bcast", "reduce_scatter_block", "reduce_scatter". */
 const char *vc_coll_name(enum vc_coll coll);
 
 /* One call as vc_run sees it. */

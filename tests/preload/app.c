@@ -89,6 +89,9 @@ static void run(MPI_Comm comm, int color)
     }
     MPI_Allgatherv(si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, comm);
     report("allgatherv", hash(ri, sizeof(int) * (size_t)off, 10), comm, color);
+    /* the same counts: rank r's block of the sum */
+    MPI_Reduce_scatter(si, ri, counts, MPI_INT, MPI_SUM, comm);
+    report("reduce_scatter", hash(ri, sizeof(int) * (size_t)counts[rank], 11), comm, color);
     free(counts);
     free(si);
     free(ri);

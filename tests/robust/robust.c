@@ -6,7 +6,8 @@
 #include <string.h>
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
-                                      "bcast", "reduce_scatter_block", "allgatherv" };
+                                      "bcast", "reduce_scatter_block", "allgatherv",
+                                      "reduce_scatter" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -77,6 +78,16 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == NB ? mpicoll_iallgatherv(sb, sn, st, rb, counts, displs, t, comm, rq)
              : mpicoll_allgatherv_init(sb, sn, st, rb, counts, displs, t, comm, rq);
     }
+    case RS: {
+        enum { RB_MAX_P = 64 };
+        static int counts[RB_MAX_P];
+        for (int i = 0; i < RB_MAX_P; i++)
+            counts[i] = n;
+        return f == BLOCKING ? mpicoll_reduce_scatter(sb, rb, counts, t, op, comm)
+             : f == WITH ? mpicoll_reduce_scatter_with(alg, sb, rb, counts, t, op, comm)
+             : f == NB ? mpicoll_ireduce_scatter(sb, rb, counts, t, op, comm, rq)
+             : mpicoll_reduce_scatter_init(sb, rb, counts, t, op, comm, rq);
+    }
     case BC:
         return f == BLOCKING ? mpicoll_bcast(rb, n, t, root, comm)
              : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
@@ -142,6 +153,8 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
     if (c == AGV)
         c = AG;
+    if (c == RS)
+        c = RSB;
     const int n = d->n, p = d->p, r = d->rank;
     if (c == BC || (c == RED && r != p - 1))
         return c == RED;    /* a reduce's non-roots send as usual */
@@ -157,6 +170,8 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
     if (c == AGV)
         c = AG;
+    if (c == RS)
+        c = RSB;
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
     const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
     for (int i = 0; i < len; i++) {

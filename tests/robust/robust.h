@@ -7,14 +7,15 @@
  * (i < p * n, so that alltoall's block for rank d holds d * n + j). The
  * reductions are MPI_SUM on MPI_INT (exact in any order); bcast and
  * reduce use the root p - 1. allgatherv gives every rank the count n, in
- * rank order: allgather's data.
+ * rank order: allgather's data; reduce_scatter every rank the count n:
+ * reduce_scatter_block's.
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };

@@ -166,8 +166,8 @@ struct ecase {
 };
 
 #define BLOCKC ((1u << AG) | (1u << A2A) | (1u << AGV))
-#define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB))
-#define REDC ((1u << AR) | (1u << RED) | (1u << RSB))
+#define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS))
+#define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS))
 #define ALLC (BLOCKC | VECC)
 
 static const struct ecase cases[] = {
@@ -193,7 +193,8 @@ static const struct ecase cases[] = {
     { "in_place_at_nonroot", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << RED },
     { "sendbuf_is_recvbuf", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << BC) | (1u << RED)) },
     { "sendbuf_is_recvbuf_at_root", MPI_ERR_BUFFER, ROOT_ONLY, 1u << RED },
-    { "overlapping_buffers", MPI_ERR_BUFFER, EVERY, BLOCKC | (1u << AR) | (1u << RSB) },
+    { "overlapping_buffers", MPI_ERR_BUFFER, EVERY,
+      BLOCKC | (1u << AR) | (1u << RSB) | (1u << RS) },
     { "counts_differ", MPI_ERR_TRUNCATE, EVERY, BLOCKC },
     { "int_against_double", MPI_ERR_TYPE, EVERY, BLOCKC },
     { "request_null", MPI_ERR_ARG, EVERY, ALLC },   /* nonblocking and persistent only */

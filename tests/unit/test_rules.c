@@ -314,6 +314,8 @@ static void test_openmpi_names(void)
         { "allgatherv", "ring", "ring", 3 },
         { "allgatherv", "neighbor", "neighbor", 4 },
         { "allgatherv", "two_proc", "two_proc", 5 },
+        { "reduce_scatter", "non-overlapping", "basic_linear", 1 },
+        { "reduce_scatter", "recursive_halfing", "recursive_halving", 2 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];

@@ -40,5 +40,5 @@ const coll_desc allgatherv_desc = {
     COLL_TABLE_FIELDS("MPICOLL_ALLGATHERV", 7),
     .send_bytes = own_count, .recv_bytes = all_counts,
     .inplace_offset = own_displ, .expect_label = block_label,
-    .counts = 1,
+    .counts = COUNTS_ANYWHERE,
 };

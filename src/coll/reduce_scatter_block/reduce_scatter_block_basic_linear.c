@@ -18,19 +18,21 @@
  */
 #include "reduce_scatter_block_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) of the vector,
+ * in rank order (reduce_scatter shares this builder). */
 void reduce_scatter_block_basic_linear(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t b = a->block, all = (size_t)p * b;
+    const size_t all = args_displ(a, p - 1) + args_count(a, p - 1);
     const pat_ref in = { BUF_SEND, 0 }, sum = { BUF_TMP, 0 };
     pat_reduce_linear(pl, p, r, 0, all, in, sum, all);
     for (int i = 0; i < p; i++) {
         if (r == 0 && i > 0)
-            plan_send(pl, BUF_TMP, (size_t)i * b, b, i);
+            plan_send(pl, BUF_TMP, args_displ(a, i), args_count(a, i), i);
         else if (r == i && i > 0)
-            plan_recv(pl, BUF_RECV, 0, b, 0);
+            plan_recv(pl, BUF_RECV, 0, args_count(a, i), 0);
     }
     if (r == 0)
-        plan_copy(pl, BUF_TMP, 0, BUF_RECV, 0, b);
+        plan_copy(pl, BUF_TMP, 0, BUF_RECV, 0, args_count(a, 0));
     plan_end_round(pl);
 }

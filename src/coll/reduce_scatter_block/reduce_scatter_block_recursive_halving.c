@@ -34,10 +34,12 @@
 void reduce_scatter_block_recursive_halving(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
-    const size_t b = a->block, all = (size_t)p * b;
+    const size_t all = args_displ(a, p - 1) + args_count(a, p - 1);
     const pat_ref in = { BUF_SEND, 0 }, work = { BUF_TMP, 0 };
-    /* byte offset of new block i in the vector (i = pof2: the end) */
-#define NEWOFF(i) ((size_t)((i) < rem ? 2 * (i) : (i) + rem) * b)
+    /* byte offset of new block i in the vector (i = pof2: the end); rank
+     * r's block is args_count(a, r) bytes at args_displ(a, r), in rank
+     * order (reduce_scatter shares this builder) */
+#define NEWOFF(i) ((i) == pof2 ? all : args_displ(a, (i) < rem ? 2 * (i) : (i) + rem))
     plan_need_tmp(pl, 2 * all);
     const int nr = pat_fold(pl, p, r, in, work, all / a->esize, a->esize, all);
     if (nr >= 0) {
@@ -54,14 +56,14 @@ void reduce_scatter_block_recursive_halving(plan *pl, const plan_args *a)
             plan_end_round(pl);
             l = keep_lo;
         }
-        plan_copy(pl, BUF_TMP, (size_t)r * b, BUF_RECV, 0, b);
+        plan_copy(pl, BUF_TMP, args_displ(a, r), BUF_RECV, 0, args_count(a, r));
     }
 #undef NEWOFF
     if (r < 2 * rem) {
         if (r % 2)
-            plan_send(pl, BUF_TMP, (size_t)(r - 1) * b, b, r - 1);
+            plan_send(pl, BUF_TMP, args_displ(a, r - 1), args_count(a, r - 1), r - 1);
         else
-            plan_recv(pl, BUF_RECV, 0, b, r + 1);
+            plan_recv(pl, BUF_RECV, 0, args_count(a, r), r + 1);
     }
     plan_end_round(pl);
 }

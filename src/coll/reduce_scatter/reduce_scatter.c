@@ -1,0 +1,31 @@
+/*
+ * reduce_scatter: the table (from reduce_scatter.def and ../table.h) and
+ * the data model the checker uses. The entry points are src/api/entry.c's.
+ */
+#include "reduce_scatter_algos.h"
+#include "../../model/coll.h"
+
+#define COLL reduce_scatter
+#include "../table.h"
+
+/* Every rank sends the whole vector, the blocks of all ranks in rank
+ * order; rank r receives its block, count[r] bytes at displ[r], reduced
+ * over all ranks: byte i holds vector position displ[r] + i. */
+static size_t whole(const coll_shape *s)
+{
+    return shape_displ(s, s->p - 1) + shape_count(s, s->p - 1);
+}
+static size_t own_count(const coll_shape *s) { return shape_count(s, s->rank); }
+static int64_t own_block(const coll_shape *s, size_t i)
+{
+    return (int64_t)(shape_displ(s, s->rank) + i);
+}
+
+/* MPI_IN_PLACE: the entry point runs the plan on a copy of the receive
+ * buffer (which holds the whole vector), so builders never see it. */
+const coll_desc reduce_scatter_desc = {
+    COLL_TABLE_FIELDS("MPICOLL_REDUCE_SCATTER", 8),
+    .send_bytes = whole, .recv_bytes = own_count,
+    .inplace_offset = NULL, .expect_label = own_block,
+    .reduction = 1, .counts = COUNTS_RANK_ORDER,
+};
