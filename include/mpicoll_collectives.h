@@ -24,6 +24,8 @@
     X(allreduce, Allreduce, reduction)                          \
     X(reduce, Reduce, rooted_reduction)                         \
     X(bcast, Bcast, bcast)                                      \
-    X(reduce_scatter_block, Reduce_scatter_block, reduction)
+    X(reduce_scatter_block, Reduce_scatter_block, reduction)    \
+    X(scan, Scan, reduction)                                    \
+    X(exscan, Exscan, reduction)
 
 #endif

@@ -76,7 +76,8 @@ static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
  * (count·n, b): signatures match, which is right for pair types too, whose
  * data bytes are fewer than their extent) and emptied into the receive
  * buffer only where MPI defines a result (reduce: the root;
- * reduce_scatter_block: the rank's block), so gaps are never touched.
+ * reduce_scatter_block: the rank's block; not exscan's rank 0), so gaps
+ * are never touched.
  * A user-defined operation keeps the user's type (b is the type itself),
  * as does a predefined type. */
 int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
@@ -120,7 +121,10 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     const MPI_Aint off = b == t ? 0 : tv.true_lb;
     const int inplace = a->sbuf == MPI_IN_PLACE && !apart;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    const int own_recv = recv_n && (!direct || apart);
+    /* a receive view: where a result is defined, and in place where the
+     * input is (exscan's rank 0 has no result but an input in place) */
+    const int has_recv = recv_n || inplace;
+    const int own_recv = has_recv && (!direct || apart);
     const int own_send = !inplace && !direct;
     /* in place, the receive view holds the input (reduce_scatter_block's
      * p blocks), and the result comes out of its start */
@@ -142,8 +146,9 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     }
     if (own_recv) {
         nc->lib.rbuf = rview;
-        nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
-    } else if (recv_n) {
+        if (recv_n)
+            nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
+    } else if (has_recv) {
         nc->lib.rbuf = (char *)a->rbuf + off;
     }   /* else (a reduce's other ranks) the receive buffer is not used */
     return MPI_SUCCESS;

@@ -23,7 +23,7 @@ static const char *coll_name = "allreduce";
 const char *vc_coll_name(enum vc_coll coll)
 {
     static const char *const names[] = { "allreduce", "reduce", "bcast",
-                                         "reduce_scatter_block" };
+                                         "reduce_scatter_block", "scan", "exscan" };
     return names[coll];
 }
 
@@ -312,6 +312,21 @@ int vc_run(const struct vc_call *v)
         wdata = image(c, p, -1, (size_t)rank * n, n, VC_SENTINEL, &own[2]);
         n0 = rn - n;  /* in place: the other blocks' data is undefined after */
         break;
+    case VC_SCAN:
+        wdata = image(c, p, VC_PREFIX(rank), 0, n, VC_SENTINEL, &own[2]);
+        break;
+    case VC_EXSCAN:
+        if (rank > 0) {
+            wdata = image(c, p, VC_PREFIX(rank - 1), 0, n, VC_SENTINEL, &own[2]);
+        } else if (placed) {
+            wdata = image(c, p, rank, 0, n, VC_SENTINEL, &own[2]);  /* its input, untouched */
+        } else {
+            wdata = sentinels;  /* undefined, and untouched */
+            n1 = 0;
+        }
+        break;
+    case VC_NCOLLS:
+        break;
     }
     want_init(&w, c, wdata, n1, n0, rbytes);
 
@@ -353,6 +368,16 @@ int vc_run(const struct vc_call *v)
         err = mpicoll_reduce_scatter_block_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf,
                                                 v->n, c->l->type, op, v->comm);
         break;
+    case VC_SCAN:
+        err = mpicoll_scan_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf, v->n,
+                                c->l->type, op, v->comm);
+        break;
+    case VC_EXSCAN:
+        err = mpicoll_exscan_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf, v->n,
+                                  c->l->type, op, v->comm);
+        break;
+    case VC_NCOLLS:
+        break;
     }
 
     /* Every rank's result must be bitwise rank 0's: the same reduction
@@ -386,7 +411,8 @@ int vc_run(const struct vc_call *v)
         goto out;
     /* a test build's injected fault (tests/sweep): the first item of the
      * result, where this rank has one */
-    if (bc_fault && n > 0 && (v->coll != VC_REDUCE || is_root))
+    if (bc_fault && n > 0 && (v->coll != VC_REDUCE || is_root)
+        && (v->coll != VC_EXSCAN || rank > 0))
         bc_fault(coll_name, v->spec,
                  (unsigned char *)rbuf + (size_t)c->l->offs[0] * vc_isize(c->kind),
                  vc_dsize(c->kind));
@@ -482,7 +508,7 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 
 int vc_coll_from_name(const char *name)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < VC_NCOLLS; i++)
         if (name && strcmp(name, vc_coll_name((enum vc_coll)i)) == 0)
             return i;
     return -1;
@@ -509,7 +535,8 @@ int vc_matrix_main(int argc, char **argv)
     MPI_Comm split;
 
     if (ci < 0) {
-        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block\n", argv[0]);
+        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block|scan|exscan\n",
+                argv[0]);
         return 2;
     }
     coll_name = vc_coll_name((enum vc_coll)ci);

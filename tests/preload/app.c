@@ -80,6 +80,12 @@ static void run(MPI_Comm comm, int color)
     report("bcast", hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
     MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter_block", hash(ri, sizeof(int) * (size_t)n, 8), comm, color);
+    /* prefix reductions; exscan leaves rank 0's receive buffer undefined */
+    MPI_Scan(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
+    report("scan", hash(rd, sizeof(double) * (size_t)n, 10), comm, color);
+    memcpy(ri, si, sizeof(int) * (size_t)n);
+    MPI_Exscan(MPI_IN_PLACE, ri, n, MPI_INT, MPI_SUM, comm);
+    report("exscan in place", rank > 0 ? hash(ri, sizeof(int) * (size_t)n, 11) : 0, comm, color);
     free(si);
     free(ri);
     free(sd);

@@ -309,6 +309,10 @@ static void test_openmpi_names(void)
         { "bcast", "scatter_allgather_ring", "scatter_allgather_ring", 9 },
         { "reduce_scatter_block", "basic_linear", "basic_linear", 1 },
         { "reduce_scatter_block", "recursive_halving", "recursive_halving", 3 },
+        { "scan", "linear", "linear", 1 },
+        { "scan", "recursive_doubling", "recursive_doubling", 2 },
+        { "exscan", "linear", "linear", 1 },
+        { "exscan", "recursive_doubling", "recursive_doubling", 2 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];
