@@ -26,6 +26,8 @@
     X(bcast, Bcast, bcast)                                      \
     X(reduce_scatter_block, Reduce_scatter_block, reduction)    \
     X(allgatherv, Allgatherv, vblock)                           \
-    X(reduce_scatter, Reduce_scatter, vreduction)
+    X(reduce_scatter, Reduce_scatter, vreduction)               \
+    X(scan, Scan, reduction)                                    \
+    X(exscan, Exscan, reduction)
 
 #endif

@@ -6,9 +6,10 @@
  *
  * Data: the block collectives (allgather, alltoall) move bytes whose
  * value names the sending rank and the position; the vector collectives
- * (allreduce, reduce, bcast, reduce_scatter_block) run MPI_SUM (reduce
- * and bcast at root 0) on small integers, so that every sum is exact
- * whatever the order of the additions, and every element is checked.
+ * (allreduce, reduce, bcast, reduce_scatter_block, scan, exscan) run
+ * MPI_SUM (reduce and bcast at root 0) on small integers, so that every
+ * sum is exact whatever the order of the additions, and every element is
+ * checked.
  */
 #include "measure.h"
 
@@ -184,6 +185,22 @@ static int check_reduce_scatter_block(const unsigned char *recvbuf, size_t count
     return 1;
 }
 
+/* The prefix sums: ranks 0..rank (scan), 0..rank-1 (exscan; rank 0's
+ * receive buffer is undefined, not checked). */
+static int check_scan(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                      int rank, int nranks)
+{
+    (void)nranks;
+    return check_allreduce(recvbuf, count, t, rank, rank + 1);
+}
+
+static int check_exscan(const unsigned char *recvbuf, size_t count, const struct etype *t,
+                        int rank, int nranks)
+{
+    (void)nranks;
+    return rank == 0 || check_allreduce(recvbuf, count, t, rank, rank);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct mcoll allgather = {
@@ -222,6 +239,12 @@ static const struct mcoll allgatherv = {
 static const struct mcoll reduce_scatter = {
     "reduce_scatter", call_reduce_scatter, check_reduce_scatter_block, 1, 0, 1,
     T_FLOAT, IP_WHOLE, "the whole vector: all p blocks (recvcounts = n / p each)",
+};
+static const struct mcoll scan = {
+    "scan", call_scan, check_scan, 0, 0, 1, T_FLOAT, IP_WHOLE, "the whole vector",
+};
+static const struct mcoll exscan = {
+    "exscan", call_exscan, check_exscan, 0, 0, 1, T_FLOAT, IP_WHOLE, "the whole vector",
 };
 
 /* Every collective of the list has its row above. */

@@ -114,7 +114,16 @@ typedef struct coll_desc {
      * byte i of the rank's receive buffer must hold at the end (for a
      * reduction: fully reduced over all ranks), or EXPECT_ANY. */
     int64_t (*expect_label)(const coll_shape *s, size_t i);
-    int reduction;              /* receive data are reductions over all ranks */
+    /* A reduction whose result on a rank holds the contributions of some
+     * ranks only (scan: 0..rank; exscan: 0..rank - 1): that range, lo..hi
+     * in rank order, for every byte of this rank's result. NULL: all p
+     * ranks, the same expression on every rank. With a range, results
+     * are compared across the ranks of the same range only, and each
+     * rank's result must be one expression at every position of the
+     * vector (equal inputs, equal results: see symbolic.h). */
+    void (*expect_ranks)(const coll_shape *s, int *lo, int *hi);
+    int reduction;              /* receive data are reductions (over all ranks, or
+                                 * expect_ranks') */
     int counts;                 /* the call gives counts per rank (coll_shape count,
                                  * displ): COUNTS_ANYWHERE (allgatherv: blocks in any
                                  * order) or COUNTS_RANK_ORDER (reduce_scatter); the

@@ -20,12 +20,20 @@ const coll_desc *coll_find(const char *name)
     return NULL;
 }
 
-/* send and recv of one unit block, and their max */
+/* send and recv of one unit block, and their max: at rank 0, the root,
+ * or at rank p - 1 where rank 0 receives nothing (exscan) */
 static void unit_sizes(const coll_desc *c, int p, size_t *most, size_t *recv)
 {
-    const coll_shape unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
-    const size_t send = c->send_bytes(&unit);
+    coll_shape unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
+    size_t send = c->send_bytes(&unit);
     *recv = c->recv_bytes(&unit);
+    if (*recv == 0 && p > 1) {
+        unit.rank = p - 1;
+        send = c->send_bytes(&unit);
+        *recv = c->recv_bytes(&unit);
+    }
+    if (*recv == 0)
+        *recv = send;   /* exscan on one rank: what it sends */
     *most = send > *recv ? send : *recv;
 }
 

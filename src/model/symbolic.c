@@ -14,10 +14,12 @@ enum { REG_SEND, REG_RECV, REG_TMP, REG_SHM };
 /* A byte of a buffer. Collectives that move data use the label only; a
  * reduction's byte also says whose contributions it holds (a set, and for
  * non-commutative operations the range lo..hi of ranks, in order) and
- * how they were combined (a hash of the expression tree). */
+ * how they were combined (a hash of the expression tree, and of its shape:
+ * the same tree over the ranks' contributions, whatever byte of the vector
+ * they are). */
 typedef struct cell {
     int64_t label;
-    uint64_t hash;
+    uint64_t hash, shape;
     int32_t lo, hi;
     uint64_t bits[];
 } cell;
@@ -436,11 +438,22 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
+/* The hash of the expression a ⊕ b from the hashes of its operands:
+ * ordered, or symmetric for a commutative operation (IEEE addition is
+ * commutative bit for bit, not associative). */
+static uint64_t hash_op(const sim *s, uint64_t a, uint64_t b)
+{
+    if (!s->o->ordered && a > b) {
+        uint64_t t = a;
+        a = b;
+        b = t;
+    }
+    return mix(a * 0x9e3779b97f4a7c15ULL + mix(b ^ 0x5851f42d4c957f2dULL));
+}
+
 /* One byte of dst = left ⊕ right. Both must be the same byte of the
  * vector, with no rank twice; a non-commutative operation needs left's
- * ranks just below right's. The expression hash is ordered, or symmetric
- * for a commutative operation (IEEE addition is commutative bit for bit,
- * not associative). */
+ * ranks just below right's. */
 static int combine(sim *s, int r, cell *dst, const cell *left, const cell *right)
 {
     if (left->label < 0 || right->label < 0)
@@ -457,13 +470,8 @@ static int combine(sim *s, int r, cell *dst, const cell *left, const cell *right
         return fail(s, "rank %d round %zu: byte %lld combines ranks %d..%d with ranks %d..%d: "
                     "not in rank order", r, s->round[r], (long long)left->label, left->lo,
                     left->hi, right->lo, right->hi);
-    uint64_t a = left->hash, b = right->hash;
-    if (!s->o->ordered && a > b) {
-        uint64_t t = a;
-        a = b;
-        b = t;
-    }
-    dst->hash = mix(a * 0x9e3779b97f4a7c15ULL + mix(b ^ 0x5851f42d4c957f2dULL));
+    dst->hash = hash_op(s, left->hash, right->hash);
+    dst->shape = hash_op(s, left->shape, right->shape);
     dst->lo = left->lo < right->lo ? left->lo : right->lo;
     dst->hi = left->hi > right->hi ? left->hi : right->hi;
     for (size_t w = 0; w < s->words; w++)
@@ -624,28 +632,108 @@ static int verify_moved(sim *s, int r, size_t i, int64_t want, int64_t got)
                 (long long)(want / sl), (long long)(want % sl));
 }
 
-/* A reduced byte: the right one, with every rank's contribution, computed
- * the same way on every rank (first[] keeps the first rank's hash). */
-static int verify_reduced(sim *s, int r, size_t i, int64_t want, const cell *c,
-                          uint64_t *first, char *seen)
+/* The ranks whose contributions rank r's result must hold: lo..hi. */
+static void expected_ranks(const sim *s, int r, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = s->p - 1;
+    if (s->c->expect_ranks) {
+        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
+                          .count = s->o->count, .displ = s->o->displ };
+        s->c->expect_ranks(&sh, lo, hi);
+    }
+}
+
+/* The bits of ranks lo..hi in the bitset word of ranks b0..b0 + 63. */
+static uint64_t range_bits(int lo, int hi, int b0)
+{
+    const int a = lo > b0 ? lo - b0 : 0, b = hi < b0 + 63 ? hi - b0 : 63;
+    if (a > b)
+        return 0;
+    const uint64_t upto_b = b == 63 ? ~0ULL : (1ULL << (b + 1)) - 1;
+    return upto_b & ~((1ULL << a) - 1);
+}
+
+/* What the results of the ranks that hold one range are checked against:
+ * the first hash of each byte of the vector (first[], seen[]) and, with
+ * expect_ranks, the shape of the first byte of the rank's result. */
+typedef struct reduced_ref {
+    uint64_t *first;
+    char *seen;
+    uint64_t shape;
+    size_t shape_at;            /* the byte that set it; SIZE_MAX: none yet */
+} reduced_ref;
+
+/* A reduced byte: the right one, with the contributions of ranks lo..hi
+ * exactly, computed the same way on every rank of that range (bitwise-
+ * identical results) and, where ranks hold different ranges (scan), the
+ * same expression at every byte of the rank's result. */
+static int verify_reduced(sim *s, int r, size_t i, int64_t want, const cell *c, int lo, int hi,
+                          reduced_ref *ref)
 {
     if (c->label != want)
         return fail(s, "rank %d: receive byte %zu holds byte %lld of the vector, expected %lld%s",
                     r, i, (long long)c->label, (long long)want,
                     c->label == UNSET ? " (never written)" : "");
     int n = 0;
-    for (size_t w = 0; w < s->words; w++)
+    for (size_t w = 0; w < s->words; w++) {
+        const int b0 = (int)(w * 64);
+        const uint64_t in = range_bits(lo, hi, b0);
+        if (c->bits[w] & ~in)
+            return fail(s, "rank %d: receive byte %zu holds rank %d's contribution; it must "
+                        "hold those of ranks %d..%d only", r, i,
+                        b0 + __builtin_ctzll(c->bits[w] & ~in), lo, hi);
         n += __builtin_popcountll(c->bits[w]);
-    if (n != s->p)
-        return fail(s, "rank %d: receive byte %zu holds %d of the %d contributions", r, i, n,
-                    s->p);
-    if (!seen[want]) {
-        seen[want] = 1;
-        first[want] = c->hash;
-    } else if (first[want] != c->hash) {
+    }
+    if (n != hi - lo + 1) {
+        char range[48] = "";
+        if (lo != 0 || hi != s->p - 1)
+            snprintf(range, sizeof range, " (ranks %d..%d)", lo, hi);
+        return fail(s, "rank %d: receive byte %zu holds %d of the %d contributions%s", r, i, n,
+                    hi - lo + 1, range);
+    }
+    if (!ref->seen[want]) {
+        ref->seen[want] = 1;
+        ref->first[want] = c->hash;
+    } else if (ref->first[want] != c->hash) {
         return fail(s, "rank %d: byte %lld of the result is combined in another order than on "
                     "an earlier rank: results would not be bitwise identical", r,
                     (long long)want);
+    }
+    if (!s->c->expect_ranks)
+        return 0;
+    if (ref->shape_at == SIZE_MAX) {
+        ref->shape = c->shape;
+        ref->shape_at = i;
+    } else if (ref->shape != c->shape) {
+        return fail(s, "rank %d: receive bytes %zu and %zu are combined in different orders: "
+                    "equal inputs would give unequal results", r, ref->shape_at, i);
+    }
+    return 0;
+}
+
+/* Rank r's receive buffer at the end. */
+static int verify_rank(sim *s, int r, size_t vec, reduced_ref *ref)
+{
+    coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
+                      .count = s->o->count, .displ = s->o->displ };
+    int lo = 0, hi = 0;
+    if (s->c->reduction)
+        expected_ranks(s, r, &lo, &hi);
+    ref->shape_at = SIZE_MAX;
+    for (size_t i = 0; i < s->recv_len[r]; i++) {
+        int64_t want = s->c->expect_label(&sh, i);
+        const cell *c = at(s, s->recv[r], i);
+        int rc = 0;
+        if (want == EXPECT_ANY)
+            continue;
+        if (s->c->reduction)
+            rc = want >= 0 && (size_t)want < vec ? verify_reduced(s, r, i, want, c, lo, hi, ref)
+                                                 : fail(s, "bad expected label");
+        else if (c->label != want)
+            rc = verify_moved(s, r, i, want, c->label);
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -657,28 +745,38 @@ static int verify(sim *s)
     size_t vec = 0;
     for (int r = 0; r < s->p; r++)
         vec = s->send_len[r] > vec ? s->send_len[r] : vec;
-    uint64_t *first = s->c->reduction ? calloc(vec + 1, sizeof *first) : NULL;
-    char *seen = s->c->reduction ? calloc(vec + 1, 1) : NULL;
-    int rc = 0;
-    if (s->c->reduction && (!first || !seen))
-        rc = fail(s, "out of memory");
-    for (int r = 0; r < s->p && rc == 0; r++) {
-        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
-                          .count = s->o->count, .displ = s->o->displ };
-        for (size_t i = 0; i < s->recv_len[r] && rc == 0; i++) {
-            int64_t want = s->c->expect_label(&sh, i);
-            const cell *c = at(s, s->recv[r], i);
-            if (want == EXPECT_ANY)
-                continue;
-            if (s->c->reduction)
-                rc = want >= 0 && (size_t)want < vec ? verify_reduced(s, r, i, want, c, first, seen)
-                                                     : fail(s, "bad expected label");
-            else if (c->label != want)
-                rc = verify_moved(s, r, i, want, c->label);
-        }
+    reduced_ref ref = { NULL, NULL, 0, SIZE_MAX };
+    int *lo = NULL, *hi = NULL;
+    if (s->c->reduction) {
+        ref.first = calloc(vec + 1, sizeof *ref.first);
+        ref.seen = calloc(vec + 1, 1);
+        lo = calloc((size_t)s->p, sizeof *lo);
+        hi = calloc((size_t)s->p, sizeof *hi);
     }
-    free(first);
-    free(seen);
+    int rc = 0;
+    if (s->c->reduction && (!ref.first || !ref.seen || !lo || !hi))
+        rc = fail(s, "out of memory");
+    for (int r = 0; s->c->reduction && rc == 0 && r < s->p; r++)
+        expected_ranks(s, r, &lo[r], &hi[r]);
+    /* the ranks in groups of one range each (the first rank of the group
+     * first, then in rank order): results of a range are compared with
+     * each other only */
+    for (int q = 0; q < s->p && rc == 0; q++) {
+        int leader = 1;
+        for (int e = 0; s->c->reduction && e < q && leader; e++)
+            leader = lo[e] != lo[q] || hi[e] != hi[q];
+        if (!leader)
+            continue;
+        if (s->c->reduction)
+            memset(ref.seen, 0, vec + 1);
+        for (int r = q; r < s->p && rc == 0; r++)
+            if (r == q || (s->c->reduction && lo[r] == lo[q] && hi[r] == hi[q]))
+                rc = verify_rank(s, r, vec, &ref);
+    }
+    free(ref.first);
+    free(ref.seen);
+    free(lo);
+    free(hi);
     return rc;
 }
 
@@ -769,6 +867,7 @@ static void fill_send(sim *s, int r)
         }
         c->label = (int64_t)i;
         c->hash = mix(((uint64_t)r << 40) ^ (uint64_t)i);
+        c->shape = mix(((uint64_t)r << 40) ^ 0xffffffffffULL);
         c->lo = c->hi = r;
         c->bits[r / 64] |= 1ULL << (r % 64);
     }

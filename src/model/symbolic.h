@@ -10,6 +10,12 @@
  * the checker proves that every result holds every rank's contribution
  * exactly once, in rank order when the operation is not commutative, and
  * that every rank computed it the same way (bitwise-identical results).
+ * Where a collective's ranks hold different ranges of contributions
+ * (coll_desc.expect_ranks: scan, exscan), every result must hold exactly
+ * its rank's range, ranks of one range must agree, and each rank's result
+ * must be one expression tree at every byte of the vector (a shape hash
+ * that leaves the byte's position out), so that equal inputs give equal
+ * results.
  * It also catches: reads of bytes never written, writes into the send
  * buffer, offsets out of bounds, a receive that overlaps another operation
  * of its round, a reduction of part of an element, and size mismatches

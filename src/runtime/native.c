@@ -79,7 +79,8 @@ static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
  * (count·n, b): signatures match, which is right for pair types too, whose
  * data bytes are fewer than their extent) and emptied into the receive
  * buffer only where MPI defines a result (reduce: the root;
- * reduce_scatter_block: the rank's block), so gaps are never touched.
+ * reduce_scatter_block: the rank's block; not exscan's rank 0), so gaps
+ * are never touched.
  * A user-defined operation keeps the user's type (b is the type itself),
  * as does a predefined type. */
 int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
@@ -127,9 +128,11 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     const MPI_Aint off = b == t ? 0 : tv.true_lb;
     const int inplace = a->sbuf == MPI_IN_PLACE && !apart;
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    /* in place, a rank that receives nothing may still give input (a
-     * reduce_scatter's block of 0) */
-    const int own_recv = (inplace ? send_n : recv_n) && (!direct || apart);
+    /* a receive view: where a result is defined, and in place where the
+     * input is (exscan's rank 0 has no result but an input in place; a
+     * reduce_scatter rank whose block is empty still gives its vector) */
+    const int has_recv = recv_n || (inplace && send_n);
+    const int own_recv = has_recv && (!direct || apart);
     const int own_send = !inplace && !direct;
     /* in place, the receive view holds the input (reduce_scatter_block's
      * p blocks), and the result comes out of its start */
@@ -160,7 +163,7 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
         nc->lib.rbuf = rview;
         if (recv_n)
             nc->post = (copy_step){ COPY_TYPED, rview, a->rbuf, 0, recv_n * per, recv_n, b, t };
-    } else if (recv_n) {
+    } else if (has_recv) {
         nc->lib.rbuf = (char *)a->rbuf + off;
     }   /* else (a reduce's other ranks) the receive buffer is not used */
     return MPI_SUCCESS;

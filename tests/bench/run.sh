@@ -198,7 +198,7 @@ persistent)
   echo "bench: persistent cases beside the blocking ones"
   ;;
 inplace)
-  for c in allgather alltoall allreduce reduce reduce_scatter_block iallreduce; do
+  for c in allgather alltoall allreduce reduce reduce_scatter_block scan exscan iallreduce; do
     launch 3 "$mpicoll" bench $c -l -c -m 1:64 -i 2 -x 1 --format csv > "$dir/$c" \
       2> "$dir/err" || { show "$dir/$c"; show "$dir/err"; fail "bench $c -l failed"; }
   done

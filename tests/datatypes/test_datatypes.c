@@ -286,7 +286,7 @@ static void run_block(const call *c, MPI_Comm comm, int alltoall)
     tb_free(&got);
 }
 
-enum { BCAST, REDUCE, ALLREDUCE, RSB };
+enum { BCAST, REDUCE, ALLREDUCE, RSB, SCAN, EXSCAN };
 
 /* A reduce's receive buffer means something at the root only; in place,
  * reduce_scatter_block's result is the first count elements (MPI says
@@ -296,6 +296,7 @@ static void compare_result(const call *c, int which, MPI_Datatype t, int count,
 {
     if (which == REDUCE && c->rank != c->root)
         return;
+    /* exscan's rank 0: want holds the buffer as it was (untouched) */
     size_t len = want->len;
     if (which == RSB && c->inplace) {
         MPI_Aint lb, ext, tlb, text;
@@ -308,7 +309,8 @@ static void compare_result(const call *c, int which, MPI_Datatype t, int count,
     compare_upto(c, "receive", want, got, len);
 }
 
-/* bcast, reduce, allreduce, reduce_scatter_block with MPI_SUM: one layout
+/* bcast, reduce, allreduce, reduce_scatter_block, scan, exscan with
+ * MPI_SUM (scan and exscan: over ranks 0..me and 0..me-1): one layout
  * per rank (its send side's; the receive side's for bcast's non-roots).
  * Rank r's int i holds (r + 1) * 1000 + 1 + i. The MPI library's bcast is
  * the reference; the sums are computed here (Open MPI's MPI_Reduce refuses
@@ -331,7 +333,10 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
         put(want.buf, rn, l->type, l->ints, first);
     tb_copy(&s0, &s);
     tb_copy(&got, &want);
-    if (which != BCAST) {
+    if (which == SCAN || (which == EXSCAN && me > 0)) {
+        const int q = which == SCAN ? me + 1 : me;  /* ranks 0..q-1 */
+        put_step(want.buf, count, l->type, l->ints, 1000 * q * (q + 1) / 2 + q, q);
+    } else if (which != BCAST && which != EXSCAN) {
         /* the sum of int i over the ranks; reduce_scatter_block's rank me
          * gets ints me * count * ints on */
         const int off = which == RSB ? me * count * l->ints : 0;
@@ -351,6 +356,12 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
     case ALLREDUCE:
         rg = mpicoll_allreduce_with(c->algo, sb, got.buf, count, l->type, MPI_SUM, comm);
         break;
+    case SCAN:
+        rg = mpicoll_scan_with(c->algo, sb, got.buf, count, l->type, MPI_SUM, comm);
+        break;
+    case EXSCAN:
+        rg = mpicoll_exscan_with(c->algo, sb, got.buf, count, l->type, MPI_SUM, comm);
+        break;
     default:
         rg = mpicoll_reduce_scatter_block_with(c->algo, sb, got.buf, count, l->type, MPI_SUM,
                                                comm);
@@ -367,7 +378,7 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
 }
 
 static const char *const colls[] = { "allgather", "alltoall", "bcast", "reduce", "allreduce",
-                                     "reduce_scatter_block" };
+                                     "reduce_scatter_block", "scan", "exscan" };
 #define NCOLLS ((int)(sizeof colls / sizeof colls[0]))
 
 /* Every algorithm of every collective, every case, count, in place or

@@ -1,7 +1,9 @@
 /*
  * test_reduction COLLECTIVE: correctness of mpicoll_allreduce, _reduce,
- * _bcast or _reduce_scatter_block (COLLECTIVE = allreduce, reduce, bcast,
- * reduce_scatter_block) over
+ * _bcast, _reduce_scatter_block, _scan or _exscan (COLLECTIVE = allreduce,
+ * reduce, bcast, reduce_scatter_block, scan, exscan; scan's and exscan's
+ * results are the prefix reductions over ranks 0..r and 0..r-1, exscan's
+ * rank 0's receive buffer must stay as it was) over
  *   cases: int SUM, double SUM (bitwise identical on every rank for
  *     allreduce), a non-commutative user operation (2x2 int matrix product
  *     on contiguous(4, MPI_INT)), MINLOC on MPI_DOUBLE_INT, SUM on a

@@ -321,14 +321,15 @@ static union item combine(const struct vcase *c, union item a, union item b)
 }
 
 /* Item g of rank `src`'s vector, or (src < 0) their reduction in rank
- * order. */
+ * order: over all p ranks (-1), or over ranks 0..k (VC_PREFIX(k)). */
 static union item value(const struct vcase *c, int p, int src, size_t g)
 {
     union item acc;
     if (src >= 0)
         return val(c, p, src, g);
+    const int last = src == -1 ? p - 1 : -src - 2;
     acc = val(c, p, 0, g);
-    for (int r = 1; r < p; r++)
+    for (int r = 1; r <= last; r++)
         acc = combine(c, acc, val(c, p, r, g));
     return acc;
 }

@@ -78,8 +78,13 @@ size_t vc_ext_bytes(const struct vcase *c);
 int vc_types_create(const char *coll);
 void vc_types_free(void);
 
+/* src of the reduction over ranks 0..k in rank order (scan's result at
+ * rank k), for vc_place and vc_image; src = -1: over all p ranks. */
+#define VC_PREFIX(k) (-2 - (k))
+
 /* Writes elements e0 .. e0+n-1 of rank src's vector (src < 0: the
- * reduction over p ranks in rank order) at base, element e0 first. */
+ * reduction over p ranks in rank order, or VC_PREFIX's) at base, element
+ * e0 first. */
 void vc_place(unsigned char *base, const struct vcase *c, int p, int src, size_t e0, size_t n);
 
 /* The same n elements laid over n * vc_ext_bytes(c) bytes of `fill` (its

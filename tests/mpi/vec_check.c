@@ -23,7 +23,8 @@ static const char *coll_name = "allreduce";
 const char *vc_coll_name(enum vc_coll coll)
 {
     static const char *const names[] = { "allreduce", "reduce", "bcast",
-                                         "reduce_scatter_block", "reduce_scatter" };
+                                         "reduce_scatter_block", "reduce_scatter", "scan",
+                                         "exscan" };
     return names[coll];
 }
 
@@ -334,6 +335,19 @@ int vc_run(const struct vc_call *v)
         wdata = n1 ? image(c, p, -1, rs_off, n1, VC_SENTINEL, &own[2]) : sentinels;
         n0 = rn - n1;  /* in place: the other blocks' data is undefined after */
         break;
+    case VC_SCAN:
+        wdata = image(c, p, VC_PREFIX(rank), 0, n, VC_SENTINEL, &own[2]);
+        break;
+    case VC_EXSCAN:
+        if (rank > 0) {
+            wdata = image(c, p, VC_PREFIX(rank - 1), 0, n, VC_SENTINEL, &own[2]);
+        } else if (placed) {
+            wdata = image(c, p, rank, 0, n, VC_SENTINEL, &own[2]);  /* its input, untouched */
+        } else {
+            wdata = sentinels;  /* undefined, and untouched */
+            n1 = 0;
+        }
+        break;
     }
     want_init(&w, c, wdata, n1, n0, rbytes);
 
@@ -379,6 +393,14 @@ int vc_run(const struct vc_call *v)
         err = mpicoll_reduce_scatter_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf,
                                           rcounts, c->l->type, op, v->comm);
         break;
+    case VC_SCAN:
+        err = mpicoll_scan_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf, v->n,
+                                c->l->type, op, v->comm);
+        break;
+    case VC_EXSCAN:
+        err = mpicoll_exscan_with(v->spec, v->inplace ? MPI_IN_PLACE : sbuf, rbuf, v->n,
+                                  c->l->type, op, v->comm);
+        break;
     }
 
     /* Every rank's result must be bitwise rank 0's: the same reduction
@@ -412,7 +434,8 @@ int vc_run(const struct vc_call *v)
         goto out;
     /* a test build's injected fault (tests/sweep): the first item of the
      * result, where this rank has one */
-    if (bc_fault && n1 > 0 && (v->coll != VC_REDUCE || is_root))
+    if (bc_fault && n1 > 0 && (v->coll != VC_REDUCE || is_root)
+        && (v->coll != VC_EXSCAN || rank > 0))
         bc_fault(coll_name, v->spec,
                  (unsigned char *)rbuf + (size_t)c->l->offs[0] * vc_isize(c->kind),
                  vc_dsize(c->kind));
@@ -537,7 +560,8 @@ int vc_matrix_main(int argc, char **argv)
     MPI_Comm split;
 
     if (ci < 0) {
-        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block|reduce_scatter\n", argv[0]);
+        fprintf(stderr, "usage: %s allreduce|reduce|bcast|reduce_scatter_block|reduce_scatter|"
+                "scan|exscan\n", argv[0]);
         return 2;
     }
     coll_name = vc_coll_name((enum vc_coll)ci);

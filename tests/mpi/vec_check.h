@@ -1,6 +1,6 @@
 /*
  * Shared machinery of the MPI tests of the vector collectives (allreduce,
- * reduce, bcast, reduce_scatter_block): the operation/datatype cases, the
+ * reduce, bcast, reduce_scatter_block, scan, exscan): the operation/datatype cases, the
  * expected values computed independently of MPI's collectives, one checked
  * call, and the whole correctness matrix of test_reduction.
  *
@@ -8,7 +8,8 @@
  * whole vector in type-signature order; for reduce_scatter_block, of all p
  * blocks) has a value v(case, r, g) that depends on both. The expected
  * result of a reduction is the fold v(0) o v(1) o ... o v(p-1) in rank
- * order (the order MPI defines for non-commutative operations), computed
+ * order (the order MPI defines for non-commutative operations; scan's and
+ * exscan's over ranks 0..r and 0..r-1 at rank r), computed
  * locally item by item: the matrix product case (a user operation created
  * with commute = 0) fails when an algorithm reorders the operands.
  * Integer, logical, bitwise and *LOC cases, and the float and vector-of-
@@ -22,8 +23,9 @@
  * filled with the sentinel byte 0xA5; the gaps of the non-contiguous type,
  * and the guards, must keep it. At a reduce's non-root ranks the receive
  * buffer is insignificant; the test passes one full of sentinels and
- * requires it untouched (mpicoll never writes there). The send buffer must
- * come back unchanged.
+ * requires it untouched (mpicoll never writes there). So at exscan's rank
+ * 0, whose receive buffer MPI leaves undefined: untouched, its input in
+ * place. The send buffer must come back unchanged.
  */
 #ifndef MPICOLL_TEST_VEC_CHECK_H
 #define MPICOLL_TEST_VEC_CHECK_H
@@ -38,10 +40,13 @@ enum vc_coll {
     VC_REDUCE_SCATTER_BLOCK,
     VC_REDUCE_SCATTER,      /* rank r's block n * ((r + 1) % 3) elements: zero
                              * counts included */
+    VC_SCAN,
+    VC_EXSCAN,
 };
-#define VC_NCOLLS (VC_REDUCE_SCATTER + 1)
+#define VC_NCOLLS (VC_EXSCAN + 1)
 
-/* "allreduce", "reduce", "bcast", "reduce_scatter_block", "reduce_scatter". */
+/* "allreduce", "reduce", "bcast", "reduce_scatter_block", "reduce_scatter",
+ * "scan", "exscan". */
 const char *vc_coll_name(enum vc_coll coll);
 
 /* One call as vc_run sees it. */

@@ -93,6 +93,12 @@ static void run(MPI_Comm comm, int color)
     MPI_Reduce_scatter(si, ri, counts, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter", hash(ri, sizeof(int) * (size_t)counts[rank], 11), comm, color);
     free(counts);
+    /* prefix reductions; exscan leaves rank 0's receive buffer undefined */
+    MPI_Scan(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
+    report("scan", hash(rd, sizeof(double) * (size_t)n, 12), comm, color);
+    memcpy(ri, si, sizeof(int) * (size_t)n);
+    MPI_Exscan(MPI_IN_PLACE, ri, n, MPI_INT, MPI_SUM, comm);
+    report("exscan in place", rank > 0 ? hash(ri, sizeof(int) * (size_t)n, 13) : 0, comm, color);
     free(si);
     free(ri);
     free(sd);

@@ -7,7 +7,7 @@
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
                                       "bcast", "reduce_scatter_block", "allgatherv",
-                                      "reduce_scatter" };
+                                      "reduce_scatter", "scan", "exscan" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -93,6 +93,16 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
              : f == NB ? mpicoll_ibcast(rb, n, t, root, comm, rq)
              : mpicoll_bcast_init(rb, n, t, root, comm, rq);
+    case SCAN:
+        return f == BLOCKING ? mpicoll_scan(sb, rb, n, t, op, comm)
+             : f == WITH ? mpicoll_scan_with(alg, sb, rb, n, t, op, comm)
+             : f == NB ? mpicoll_iscan(sb, rb, n, t, op, comm, rq)
+             : mpicoll_scan_init(sb, rb, n, t, op, comm, rq);
+    case EXS:
+        return f == BLOCKING ? mpicoll_exscan(sb, rb, n, t, op, comm)
+             : f == WITH ? mpicoll_exscan_with(alg, sb, rb, n, t, op, comm)
+             : f == NB ? mpicoll_iexscan(sb, rb, n, t, op, comm, rq)
+             : mpicoll_exscan_init(sb, rb, n, t, op, comm, rq);
     default:
         return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
              : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
@@ -159,7 +169,8 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
     if (c == BC || (c == RED && r != p - 1))
         return c == RED;    /* a reduce's non-roots send as usual */
     /* the elements of the send data that sit in the receive buffer */
-    const int first = c == AG ? r * n : 0, len = c == AG || c == AR || c == RED ? n : p * n;
+    const int first = c == AG ? r * n : 0;
+    const int len = c == AG || c == AR || c == RED || c == SCAN || c == EXS ? n : p * n;
     for (int i = 0; i < len; i++)
         d->recv[first + i] = value(r, i);
     a->sbuf = MPI_IN_PLACE;
@@ -173,12 +184,16 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
     if (c == RS)
         c = RSB;
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
-    const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
+    const int len = c == AG || c == A2A ? p * n
+                  : (c == RED && r != root) || (c == EXS && r == 0) ? 0 : n;
+    /* scan's and exscan's sums: over ranks 0..q - 1 */
+    const int q = c == SCAN ? r + 1 : r, prefix = 10000 * (q * (q - 1) / 2);
     for (int i = 0; i < len; i++) {
         int w = c == AG ? value(i / n, i % n)
               : c == A2A ? value(i / n, r * n + i % n)
               : c == BC ? value(root, i)
               : c == RSB ? sum + p * (r * n + i)
+              : c == SCAN || c == EXS ? prefix + q * i
               : sum + p * i;
         if (d->recv[i] != w) {
             *got = d->recv[i];

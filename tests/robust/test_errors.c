@@ -166,8 +166,9 @@ struct ecase {
 };
 
 #define BLOCKC ((1u << AG) | (1u << A2A) | (1u << AGV))
-#define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS))
-#define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS))
+#define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS) | (1u << SCAN) | \
+              (1u << EXS))
+#define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS) | (1u << SCAN) | (1u << EXS))
 #define ALLC (BLOCKC | VECC)
 
 static const struct ecase cases[] = {
@@ -186,15 +187,20 @@ static const struct ecase cases[] = {
     { "replace", MPI_ERR_OP, EVERY, REDC },
     { "root_negative", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) },
     { "root_too_large", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) },
-    { "recvbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~(1u << RED) },
+    { "recvbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << RED) | (1u << EXS)) },
+    /* exscan's receive buffer is not significant at rank 0 (the root here) */
+    { "recvbuf_null_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
     { "recvbuf_null_at_root", MPI_ERR_BUFFER, ROOT_ONLY, 1u << RED },
     { "sendbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~(1u << BC) },
     { "recvbuf_in_place", MPI_ERR_BUFFER, EVERY, ALLC },
     { "in_place_at_nonroot", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << RED },
-    { "sendbuf_is_recvbuf", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << BC) | (1u << RED)) },
+    { "sendbuf_is_recvbuf", MPI_ERR_BUFFER, EVERY,
+      ALLC & ~((1u << BC) | (1u << RED) | (1u << EXS)) },
+    { "sendbuf_is_recvbuf_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
     { "sendbuf_is_recvbuf_at_root", MPI_ERR_BUFFER, ROOT_ONLY, 1u << RED },
     { "overlapping_buffers", MPI_ERR_BUFFER, EVERY,
-      BLOCKC | (1u << AR) | (1u << RSB) | (1u << RS) },
+      BLOCKC | (1u << AR) | (1u << RSB) | (1u << RS) | (1u << SCAN) },
+    { "overlapping_buffers_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
     { "counts_differ", MPI_ERR_TRUNCATE, EVERY, BLOCKC },
     { "int_against_double", MPI_ERR_TYPE, EVERY, BLOCKC },
     { "request_null", MPI_ERR_ARG, EVERY, ALLC },   /* nonblocking and persistent only */
@@ -248,7 +254,8 @@ static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture
         a->root = -1;
     } else if (!strcmp(n, "root_too_large")) {
         a->root = size;
-    } else if (!strcmp(n, "recvbuf_null") || !strcmp(n, "recvbuf_null_at_root")) {
+    } else if (!strcmp(n, "recvbuf_null") || !strcmp(n, "recvbuf_null_at_root")
+               || !strcmp(n, "recvbuf_null_past_rank0")) {
         a->rbuf = NULL;
     } else if (!strcmp(n, "sendbuf_null")) {
         a->sbuf = NULL;
@@ -258,9 +265,10 @@ static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture
         if (size < 2)
             return 0;
         a->sbuf = MPI_IN_PLACE;
-    } else if (!strcmp(n, "sendbuf_is_recvbuf") || !strcmp(n, "sendbuf_is_recvbuf_at_root")) {
+    } else if (!strcmp(n, "sendbuf_is_recvbuf") || !strcmp(n, "sendbuf_is_recvbuf_at_root")
+               || !strcmp(n, "sendbuf_is_recvbuf_past_rank0")) {
         a->sbuf = a->rbuf;
-    } else if (!strcmp(n, "overlapping_buffers")) {
+    } else if (!strcmp(n, "overlapping_buffers") || !strcmp(n, "overlapping_buffers_past_rank0")) {
         a->sbuf = fx->rbuf + 1;     /* inside the receive data, not at its start */
     } else if (!strcmp(n, "counts_differ")) {
         a->rcount = N + 1;

@@ -316,6 +316,10 @@ static void test_openmpi_names(void)
         { "allgatherv", "two_proc", "two_proc", 5 },
         { "reduce_scatter", "non-overlapping", "basic_linear", 1 },
         { "reduce_scatter", "recursive_halfing", "recursive_halving", 2 },
+        { "scan", "linear", "linear", 1 },
+        { "scan", "recursive_doubling", "recursive_doubling", 2 },
+        { "exscan", "linear", "linear", 1 },
+        { "exscan", "recursive_doubling", "recursive_doubling", 2 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];

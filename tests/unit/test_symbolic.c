@@ -1,7 +1,10 @@
 /*
  * The symbolic checker must catch every kind of broken plan: these
  * builders exist only here, each with one deliberate fault, and each must
- * be reported with the right diagnosis. A correct one must pass.
+ * be reported with the right diagnosis. A correct one must pass. Prefix
+ * reductions (scan, exscan) too: a result holding the next rank, or
+ * missing rank 0, reversed (non-commutative), bytes of one result combined
+ * in different trees, and exscan's rank 0 written.
  */
 #include "model/symbolic.h"
 #include "patterns/patterns.h"
@@ -150,6 +153,102 @@ static int reduction_cases(void)
     return failures;
 }
 
+/* Prefix reductions (scan, exscan): every rank gathers all vectors, then
+ * reduces ranks lo..hi (hi = rank for scan, rank - 1 for exscan) into its
+ * receive buffer. A correct one and variants with one fault each. */
+enum { PREFIX_OK, PREFIX_NEXT, PREFIX_NO_RANK0, PREFIX_REVERSED, PREFIX_BYTE_ORDER,
+       PREFIX_RANK0_WRITES };
+
+static void prefix_with(plan *pl, const plan_args *a, int exclusive, int fault)
+{
+    const int p = a->p, r = a->rank;
+    const size_t n = a->block;
+    int lo = 0, hi = exclusive ? r - 1 : r;
+    if (fault == PREFIX_NEXT && r > 0 && r < p - 1)
+        hi++;                                   /* the next rank too */
+    if (fault == PREFIX_NO_RANK0 && r > 0)
+        lo = 1;                                 /* rank 0's missing */
+    gather_all(pl, a);
+    if (fault == PREFIX_RANK0_WRITES && r == 0)
+        plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, n);   /* exscan's rank 0 has none */
+    if (hi < lo) {
+        plan_end_round(pl);
+        return;
+    }
+    if (fault == PREFIX_REVERSED) {
+        /* the same contributions, the higher ranks on the left */
+        plan_copy(pl, BUF_TMP, (size_t)lo * n, BUF_RECV, 0, n);
+        for (int i = lo + 1; i <= hi; i++)
+            plan_reduce(pl, BUF_TMP, (size_t)i * n, BUF_RECV, 0, n);
+    } else if (fault == PREFIX_BYTE_ORDER && hi - lo >= 2) {
+        /* byte 0 as ((x_lo x_lo+1) x_lo+2 ...), the rest as
+         * (x_lo (x_lo+1 (... x_hi))): both in rank order, different trees */
+        plan_copy(pl, BUF_TMP, (size_t)lo * n, BUF_RECV, 0, 1);
+        for (int i = lo + 1; i <= hi; i++)
+            plan_reduce_after(pl, BUF_TMP, (size_t)i * n, BUF_RECV, 0, 1);
+        plan_copy(pl, BUF_TMP, (size_t)hi * n + 1, BUF_RECV, 1, n - 1);
+        for (int i = hi - 1; i >= lo; i--)
+            plan_reduce(pl, BUF_TMP, (size_t)i * n + 1, BUF_RECV, 1, n - 1);
+    } else {
+        plan_copy(pl, BUF_TMP, (size_t)lo * n, BUF_RECV, 0, n);
+        for (int i = lo + 1; i <= hi; i++)
+            plan_reduce_after(pl, BUF_TMP, (size_t)i * n, BUF_RECV, 0, n);
+    }
+    plan_end_round(pl);
+}
+
+#define PREFIX_FAULT(name, excl, f) \
+    static void name(plan *pl, const plan_args *a) { prefix_with(pl, a, excl, f); }
+PREFIX_FAULT(scan_ok, 0, PREFIX_OK)
+PREFIX_FAULT(scan_next, 0, PREFIX_NEXT)
+PREFIX_FAULT(scan_no_rank0, 0, PREFIX_NO_RANK0)
+PREFIX_FAULT(scan_reversed, 0, PREFIX_REVERSED)
+PREFIX_FAULT(scan_byte_order, 0, PREFIX_BYTE_ORDER)
+PREFIX_FAULT(exscan_ok, 1, PREFIX_OK)
+PREFIX_FAULT(exscan_next, 1, PREFIX_NEXT)
+PREFIX_FAULT(exscan_rank0_writes, 1, PREFIX_RANK0_WRITES)
+
+static int prefix_cases(int *ncases)
+{
+    static const struct {
+        const coll_desc *c;
+        plan_builder build;
+        int ordered;
+        const char *expect;
+    } pc[] = {
+        { &scan_desc, scan_ok, 1, NULL },
+        { &scan_desc, scan_ok, 0, NULL },
+        { &scan_desc, scan_next, 0, "it must hold those of ranks 0..1 only" },
+        { &scan_desc, scan_no_rank0, 0, "holds 1 of the 2 contributions (ranks 0..1)" },
+        { &scan_desc, scan_reversed, 1, "not in rank order" },
+        { &scan_desc, scan_reversed, 0, NULL },     /* commutative: any order */
+        { &scan_desc, scan_byte_order, 0, "combined in different orders" },
+        { &scan_desc, scan_byte_order, 1, "combined in different orders" },
+        { &exscan_desc, exscan_ok, 1, NULL },
+        { &exscan_desc, exscan_next, 0, "it must hold those of ranks 0..0 only" },
+        { &exscan_desc, exscan_rank0_writes, 0, "outside the buffer of 0 bytes" },
+    };
+    int failures = 0, n = (int)(sizeof pc / sizeof pc[0]);
+    *ncases = 2 * n;
+    for (int i = 0; i < n; i++)
+        for (int inplace = 0; inplace < 2; inplace++) {
+            coll_algo a = { .name = "prefix_under_test", .build = pc[i].build };
+            int params[PLAN_MAX_PARAMS] = { 0 };
+            sym_opts o = { .block = 7, .ordered = pc[i].ordered, .inplace = inplace };
+            sym_result r;
+            if (sym_run(pc[i].c, &a, params, 5, &o, &r))
+                return -1;
+            int ok = pc[i].expect ? !r.ok && strstr(r.why, pc[i].expect) != NULL : r.ok;
+            if (!ok) {
+                printf("FAIL prefix case %d inplace=%d: expected %s, got: %s\n", i, inplace,
+                       pc[i].expect ? pc[i].expect : "a pass", r.ok ? "a pass" : r.why);
+                failures++;
+            }
+        }
+    printf("prefix reductions: %d passed, %d failed\n", 2 * n - failures, failures);
+    return failures;
+}
+
 /* Through a node's shared segment: each rank copies its block into its
  * slot, a barrier, all copy every slot out. Variants with one fault each. */
 static void shm_with(plan *pl, const plan_args *a, int fault)
@@ -260,12 +359,14 @@ int main(void)
             }
         }
     }
-    int nshm, rfail = reduction_cases(), sfail = shm_cases(&nshm);
-    if (rfail < 0 || sfail < 0) {
+    int nshm, npre, rfail = reduction_cases(), sfail = shm_cases(&nshm);
+    int pfail = prefix_cases(&npre);
+    if (rfail < 0 || sfail < 0 || pfail < 0) {
         printf("FAIL: out of memory\n");
         return 1;
     }
-    printf("%d passed, %d failed\n", 2 * n - failures + 7 - rfail + nshm - sfail,
-           failures + rfail + sfail);
-    return failures + rfail + sfail != 0;
+    printf("%d passed, %d failed\n",
+           2 * n - failures + 7 - rfail + nshm - sfail + npre - pfail,
+           failures + rfail + sfail + pfail);
+    return failures + rfail + sfail + pfail != 0;
 }
