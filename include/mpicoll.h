@@ -29,7 +29,8 @@ extern "C" {
 #define MPICOLL_VERSION "0.1.0"
 
 /* ---- The collectives ------------------------------------------------------
- * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block: the
+ * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block,
+ * gather, scatter: the
  * rows of mpicoll_collectives.h, each with its signature family. Each
  * collective has six entry points, with the semantics of the MPI
  * collective of its MPI name:
@@ -51,8 +52,12 @@ extern "C" {
  *   rooted_reduction  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
  *                     MPI_Op op, int root, MPI_Comm comm
  *   bcast             void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm
+ *   rooted_block      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ *                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+ *                     MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
- * reduce: rooted_reduction; bcast: bcast), so that, for example:
+ * reduce: rooted_reduction; bcast: bcast; gather, scatter: rooted_block),
+ * so that, for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -74,6 +79,8 @@ extern "C" {
     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm
 #define MPICOLL_ARGS_bcast void *buffer, int count, MPI_Datatype datatype, int root, \
     MPI_Comm comm
+#define MPICOLL_ARGS_rooted_block const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,

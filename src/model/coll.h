@@ -97,6 +97,9 @@ typedef struct coll_desc {
     int64_t (*expect_label)(const coll_shape *s, size_t i);
     int reduction;              /* receive data are reductions over all ranks */
     int rooted;                 /* the checker tries several roots */
+    int inplace_recv;           /* MPI_IN_PLACE is the root's receive buffer, its data
+                                 * staying in its send buffer (scatter); else it is the
+                                 * send buffer */
 } coll_desc;
 
 /* Each collective's table, <name>_desc (src/coll/<name>/<name>.c). */

@@ -21,6 +21,8 @@
 #define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op
 #define NATIVE_ARGS_rooted_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root
 #define NATIVE_ARGS_bcast(a) a->rbuf, a->rcount, a->rtype, a->root
+#define NATIVE_ARGS_rooted_block(a) \
+    a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root
 
 int native_run(const native_args *a, MPI_Request *req)
 {

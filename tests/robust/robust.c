@@ -6,7 +6,7 @@
 #include <string.h>
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
-                                      "bcast", "reduce_scatter_block" };
+                                      "bcast", "reduce_scatter_block", "gather", "scatter" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -68,6 +68,16 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
              : f == NB ? mpicoll_ibcast(rb, n, t, root, comm, rq)
              : mpicoll_bcast_init(rb, n, t, root, comm, rq);
+    case GA:
+        return f == BLOCKING ? mpicoll_gather(sb, sn, st, rb, n, t, root, comm)
+             : f == WITH ? mpicoll_gather_with(alg, sb, sn, st, rb, n, t, root, comm)
+             : f == NB ? mpicoll_igather(sb, sn, st, rb, n, t, root, comm, rq)
+             : mpicoll_gather_init(sb, sn, st, rb, n, t, root, comm, rq);
+    case SC:
+        return f == BLOCKING ? mpicoll_scatter(sb, sn, st, rb, n, t, root, comm)
+             : f == WITH ? mpicoll_scatter_with(alg, sb, sn, st, rb, n, t, root, comm)
+             : f == NB ? mpicoll_iscatter(sb, sn, st, rb, n, t, root, comm, rq)
+             : mpicoll_scatter_init(sb, sn, st, rb, n, t, root, comm, rq);
     default:
         return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
              : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
@@ -118,7 +128,9 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     }
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
-                         c == BC || c == AG || c == A2A ? MPI_OP_NULL : MPI_SUM, root, comm,
+                         c == BC || c == AG || c == A2A || c == GA || c == SC ? MPI_OP_NULL
+                                                                              : MPI_SUM,
+                         root, comm,
                          NULL, 0 };
     return a;
 }
@@ -126,10 +138,17 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
     const int n = d->n, p = d->p, r = d->rank;
-    if (c == BC || (c == RED && r != p - 1))
-        return c == RED;    /* a reduce's non-roots send as usual */
+    if (c == BC || ((c == RED || c == GA || c == SC) && r != p - 1))
+        return c != BC;     /* a rooted collective's non-roots call as usual */
+    if (c == SC) {          /* the root's block stays in its send buffer */
+        for (int i = 0; i < n; i++)
+            d->recv[i] = value(r, r * n + i);
+        a->rbuf = MPI_IN_PLACE;
+        return 1;
+    }
     /* the elements of the send data that sit in the receive buffer */
-    const int first = c == AG ? r * n : 0, len = c == AG || c == AR || c == RED ? n : p * n;
+    const int first = c == AG || c == GA ? r * n : 0;
+    const int len = c == AG || c == GA || c == AR || c == RED ? n : p * n;
     for (int i = 0; i < len; i++)
         d->recv[first + i] = value(r, i);
     a->sbuf = MPI_IN_PLACE;
@@ -139,9 +158,11 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
-    const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
+    const int len = c == AG || c == A2A || (c == GA && r == root) ? p * n
+                  : (c == RED || c == GA) && r != root ? 0 : n;
     for (int i = 0; i < len; i++) {
-        int w = c == AG ? value(i / n, i % n)
+        int w = c == AG || c == GA ? value(i / n, i % n)
+              : c == SC ? value(root, r * n + i)
               : c == A2A ? value(i / n, r * n + i % n)
               : c == BC ? value(root, i)
               : c == RSB ? sum + p * (r * n + i)
@@ -152,8 +173,9 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
             return i;
         }
     }
-    /* a reduce's non-root buffer, and the element past every buffer, untouched */
-    if (c == RED && r != root && d->recv[0] != -1) {
+    /* a reduce's or gather's non-root buffer, and the element past every
+     * buffer, untouched */
+    if ((c == RED || c == GA) && r != root && d->recv[0] != -1) {
         *got = d->recv[0];
         *want = -1;
         return 0;
