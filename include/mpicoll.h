@@ -29,7 +29,8 @@ extern "C" {
 #define MPICOLL_VERSION "0.1.0"
 
 /* ---- The collectives ------------------------------------------------------
- * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block: the
+ * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block,
+ * gather, scatter: the
  * rows of mpicoll_collectives.h, each with its signature family. Each
  * collective has six entry points, with the semantics of the MPI
  * collective of its MPI name:
@@ -56,9 +57,13 @@ extern "C" {
  *                     MPI_Datatype recvtype, MPI_Comm comm
  *   vreduction        const void *sendbuf, void *recvbuf, const int recvcounts[],
  *                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
- * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
- * reduce: rooted_reduction; bcast: bcast; allgatherv: vblock;
- * reduce_scatter: vreduction), so that, for example:
+ *   rooted_block      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ *                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+ *                     MPI_Comm comm
+ * (allgather, alltoall: block; allreduce, reduce_scatter_block, scan, exscan:
+ * reduction; reduce: rooted_reduction; bcast: bcast; allgatherv: vblock;
+ * reduce_scatter: vreduction; gather, scatter: rooted_block), so that, for
+ * example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -85,6 +90,8 @@ extern "C" {
     MPI_Comm comm
 #define MPICOLL_ARGS_vreduction const void *sendbuf, void *recvbuf, const int recvcounts[], \
     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
+#define MPICOLL_ARGS_rooted_block const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,

@@ -581,8 +581,9 @@ int mpicoll_cli_show(int argc, char **argv)
     }
     show_ctx ctx = { .block = 1, .send_len = c->send_bytes(&shape), .compact = compact, .p = p,
                      .reduction = c->reduction };
-    if (c->rooted)  /* root 0: its send data names the bytes */
-        ctx.send_len = nblocks;
+    if (c->rooted)  /* root 0: a label is a rank's block (gather), or a block of the root's
+                     * data (bcast, scatter) */
+        ctx.send_len = 1;
     if (!compact) {
         char spec[128];
         spec_format(a, params, spec, sizeof spec);

@@ -4,7 +4,8 @@
  * algorithm, blocking, non-blocking or persistent; the send data each
  * rank fills in, and the check of every element a rank receives.
  *
- * Data: the block collectives (allgather, alltoall) move bytes whose
+ * Data: the block collectives (allgather, alltoall, gather and scatter
+ * at root 0) move bytes whose
  * value names the sending rank and the position; the vector collectives
  * (allreduce, reduce, bcast, reduce_scatter_block, scan, exscan) run
  * MPI_SUM (reduce and bcast at root 0) on small integers, so that every
@@ -105,6 +106,8 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 #define HARNESS_vreduction(c) c->sendbuf, c->recvbuf, c->counts, c->type, MPI_SUM, c->comm
 #define HARNESS_vblock(c) \
     c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->counts, c->displs, MPI_BYTE, c->comm
+#define HARNESS_rooted_block(c) \
+    c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE, MEASURE_ROOT, c->comm
 
 #define MCOLL_CALL_(name, Name, family)                                                     \
     static int call_##name(const struct call *c)                                            \
@@ -201,6 +204,27 @@ static int check_exscan(const unsigned char *recvbuf, size_t count, const struct
     return rank == 0 || check_allreduce(recvbuf, count, t, rank, rank);
 }
 
+/* The root holds every rank's block in rank order (the receive buffer is
+ * insignificant elsewhere). */
+static int check_gather(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                        int rank, int nranks)
+{
+    (void)t;
+    return rank != MEASURE_ROOT || check_blocks(recvbuf, bytes, nranks, 0);
+}
+
+/* Every rank holds block `rank` of the root's send data. */
+static int check_scatter(const unsigned char *recvbuf, size_t bytes, const struct etype *t,
+                         int rank, int nranks)
+{
+    (void)t;
+    (void)nranks;
+    for (size_t i = 0; i < bytes; i++)
+        if (recvbuf[i] != pattern(MEASURE_ROOT, (size_t)rank * bytes + i))
+            return 0;
+    return 1;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct mcoll allgather = {
@@ -245,6 +269,13 @@ static const struct mcoll scan = {
 };
 static const struct mcoll exscan = {
     "exscan", call_exscan, check_exscan, 0, 0, 1, T_FLOAT, IP_WHOLE, "the whole vector",
+};
+static const struct mcoll gather = {
+    "gather", call_gather, check_gather, 0, 1, 0, T_CHAR, IP_ROOT, "one rank's block (root 0)",
+};
+static const struct mcoll scatter = {
+    "scatter", call_scatter, check_scatter, 1, 0, 0, T_CHAR, IP_ROOT_RECV,
+    "one rank's block (root 0)",
 };
 
 /* Every collective of the list has its row above. */

@@ -111,18 +111,23 @@ void meas_close(struct meas *m)
 /* 1 if this rank calls with MPI_IN_PLACE. */
 static int in_place(const struct meas *m)
 {
-    return m->inplace && (m->coll->inplace != IP_ROOT || m->rank == MEASURE_ROOT);
+    return m->inplace && ((m->coll->inplace != IP_ROOT && m->coll->inplace != IP_ROOT_RECV)
+                          || m->rank == MEASURE_ROOT);
 }
 
 /* Puts the in-place input into the receive buffer: the send data that
  * sendbuf keeps (the call consumes it: a reduction in place overwrites
- * its input). */
+ * its input). Scatter's root in place receives nothing: its own block,
+ * which stays in its send buffer, goes where the check reads it. */
 static void refill(const struct meas *m, size_t count)
 {
     size_t bytes = mcoll_send_elems(m->coll, m->nranks, count) * m->type->size;
     size_t at = m->coll->inplace == IP_OWN_BLOCK ? (size_t)m->rank * bytes : 0;
 
-    if (in_place(m))
+    if (in_place(m) && m->coll->inplace == IP_ROOT_RECV)
+        memcpy(m->recvbuf, m->sendbuf + (size_t)m->rank * count * m->type->size,
+               count * m->type->size);
+    else if (in_place(m))
         memcpy(m->recvbuf + at, m->sendbuf, bytes);
 }
 
@@ -133,9 +138,13 @@ static struct call call_of(const struct meas *m, const struct mcase *k, size_t c
         m->vcounts[i] = (int)count;
         m->vcounts[m->nranks + i] = i * (int)count;
     }
-    return (struct call){ .counts = m->vcounts, .displs = m->vcounts + m->nranks, .spec = k->spec, .mode = k->mode,
-                          .sendbuf = in_place(m) ? MPI_IN_PLACE : m->sendbuf,
-                          .recvbuf = m->recvbuf, .count = (int)count, .type = m->type->type,
+    return (struct call){ .counts = m->vcounts, .displs = m->vcounts + m->nranks,
+                          .spec = k->spec, .mode = k->mode,
+                          .sendbuf = in_place(m) && m->coll->inplace != IP_ROOT_RECV
+                                     ? MPI_IN_PLACE : m->sendbuf,
+                          .recvbuf = in_place(m) && m->coll->inplace == IP_ROOT_RECV
+                                     ? MPI_IN_PLACE : m->recvbuf,
+                          .count = (int)count, .type = m->type->type,
                           .comm = m->comm, .creq = creq };
 }
 
@@ -235,7 +244,7 @@ static int validate(const struct meas *m, struct run *r, size_t count)
         ok = one_call(m, r, count, 0, &comp) == MPI_SUCCESS
              && c->check(m->recvbuf, count, m->type, m->rank, m->nranks)
              && guard_intact(m->recvbuf + region)
-             && (in_place(m)
+             && ((in_place(m) && c->inplace != IP_ROOT_RECV)
                  || mcoll_filled(c, m->type, m->sendbuf, m->rank, sbytes / m->type->size));
     }
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, m->harness);

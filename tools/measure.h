@@ -50,7 +50,7 @@ void measure_init(int *argc, char ***argv, int *rank, int *nranks);
  * a persistent request, made once per size, started and waited for. */
 enum { MODE_BLOCKING, MODE_NB, MODE_PERSISTENT };
 
-/* The root of reduce and bcast. */
+/* The root of reduce, bcast, gather and scatter. */
 #define MEASURE_ROOT 0
 
 /* One call of a collective: `count` is its count argument (sendcount =
@@ -76,6 +76,8 @@ enum {
     IP_OWN_BLOCK,  /* the rank's block sits at its place in the receive buffer (allgather) */
     IP_WHOLE,      /* the receive buffer holds the send data */
     IP_ROOT,       /* the root's receive buffer holds its send data; others send as usual */
+    IP_ROOT_RECV,  /* the root's receive buffer is MPI_IN_PLACE: its block stays in its send
+                    * buffer (scatter) */
 };
 
 struct mcoll {

@@ -51,7 +51,7 @@ void tune_usage(FILE *f)
         "                as it was\n"
         "  -m [MIN:]MAX  sizes in bytes, powers of two times MIN (default 1:%ld); the\n"
         "                measure of the rules' bytes=: one rank's block (allgather,\n"
-        "                alltoall), the vector (allreduce, reduce, bcast), all p\n"
+        "                alltoall, gather, scatter), the vector (allreduce, reduce, bcast), all p\n"
         "                blocks (reduce_scatter_block)\n"
         "  -i ITER       timed iterations per size and case (default %d, %d above %d\n"
         "                bytes)\n"

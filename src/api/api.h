@@ -21,8 +21,8 @@ typedef enum { API_BLOCKING, API_NB, API_PERSISTENT } api_kind;
  * run as `kind` says; a request call fails with MPI_ERR_ARG, raised on
  * comm, when `request` is NULL. */
 int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-              mpicoll_request *request, api_kind kind);
+              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+              MPI_Comm comm, mpicoll_request *request, api_kind kind);
 int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
                api_kind kind);
@@ -40,7 +40,10 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
  * preload_vector), API_CALL_<family> its arguments (named as in
  * MPICOLL_ARGS_<family>) in that path's order. */
 #define API_PATH_block block
-#define API_CALL_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+#define API_CALL_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm
+#define API_PATH_rooted_block block
+#define API_CALL_rooted_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, \
+    comm
 #define API_PATH_reduction vector
 #define API_CALL_reduction sendbuf, recvbuf, count, datatype, op, -1, comm
 #define API_PATH_rooted_reduction vector
@@ -61,6 +64,7 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 #define API_ARGS_bcast buffer, count, datatype, root, comm
 #define API_ARGS_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
+#define API_ARGS_rooted_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
 
 /* API_PATH(prefix_, family): prefix_block or prefix_vector */
 #define API_CAT_(a, b) a##b

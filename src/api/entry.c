@@ -7,13 +7,14 @@
 #include "api.h"
 
 int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-              mpicoll_request *request, api_kind kind)
+              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+              MPI_Comm comm, mpicoll_request *request, api_kind kind)
 {
     if (kind != API_BLOCKING && !request)
         return mpicoll_raise(comm, MPI_ERR_ARG);
     const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
-    return blockcoll_call(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, comm, &mode);
+    return blockcoll_call(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
+                          &mode);
 }
 
 int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,

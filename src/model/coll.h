@@ -129,6 +129,9 @@ typedef struct coll_desc {
                                  * order) or COUNTS_RANK_ORDER (reduce_scatter); the
                                  * checker tries uneven and zero counts */
     int rooted;                 /* the checker tries several roots */
+    int inplace_recv;           /* MPI_IN_PLACE is the root's receive buffer, its data
+                                 * staying in its send buffer (scatter); else it is the
+                                 * send buffer */
 } coll_desc;
 
 /* Each collective's table, <name>_desc (src/coll/<name>/<name>.c). */

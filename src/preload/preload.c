@@ -67,10 +67,11 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
     return NATIVE;
 }
 
-/* A block collective (allgather, alltoall): mpicoll's, or the MPI
- * library's own with the program's arguments. */
+/* A block collective (allgather, alltoall; gather and scatter with a
+ * root, -1 for the others): mpicoll's, or the MPI library's own with the
+ * program's arguments. */
 static int preload_block(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
-                         void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+                         void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
     if (how == FAILED)
@@ -78,8 +79,8 @@ static int preload_block(const coll_desc *c, const void *sbuf, int scount, MPI_D
     if (how == NATIVE)
         return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
                                           .stype = stype, .rbuf = rbuf, .rcount = rcount,
-                                          .rtype = rtype, .comm = comm }, NULL);
-    return api_block(c, NULL, sbuf, scount, stype, rbuf, rcount, rtype, comm, NULL,
+                                          .rtype = rtype, .root = root, .comm = comm }, NULL);
+    return api_block(c, NULL, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL,
                      API_BLOCKING);
 }
 

@@ -1,9 +1,9 @@
 /*
  * The entry path shared by the collectives whose data is blocks of equal
- * size per rank (allgather, alltoall): argument checks, selection, the
- * plan, datatype packing, MPI_IN_PLACE, execution; or, when the selection
- * chose native, the MPI library's own collective with the user's
- * arguments (src/runtime/native.c).
+ * size per rank (allgather, alltoall, and with a root gather and scatter):
+ * argument checks, selection, the plan, datatype packing, MPI_IN_PLACE,
+ * execution; or, when the selection chose native, the MPI library's own
+ * collective with the user's arguments (src/runtime/native.c).
  */
 #include "entry.h"
 #include "select.h"
@@ -13,86 +13,130 @@
 
 #include <string.h>
 
-/* MPI's argument checks, all local: the communicator, counts and types,
- * the signatures of the two sides, MPI_IN_PLACE as a send buffer only,
- * NULL buffers that hold data, and overlapping send and receive data. */
-static int check_args(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
-                      void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+/* What the call holds on this rank. The data model says which sides carry
+ * data here: a rooted collective's non-roots have no receive data (gather)
+ * or no send data (scatter), and those arguments are not significant:
+ * never read nor checked. MPI_IN_PLACE is the send buffer (allgather,
+ * alltoall, gather's root: the rank's block at its place in the receive
+ * buffer) or, for scatter's root (coll_desc.inplace_recv), the receive
+ * buffer: its block stays in its send buffer. */
+typedef struct sides {
+    size_t su, ru;      /* blocks sent and received (the data model at block = 1) */
+    int inplace;        /* MPI_IN_PLACE where this rank may pass it */
+    int use_send, use_recv; /* the user's send (receive) buffer, count and type are read */
+} sides;
+
+static sides sides_of(const coll_desc *c, int p, int me, int root, const void *sbuf,
+                      const void *rbuf)
 {
-    const int inplace = sbuf == MPI_IN_PLACE;
+    const coll_shape unit = { .p = p, .rank = me, .root = root, .block = 1 };
+    sides s = { .su = c->send_bytes(&unit), .ru = c->recv_bytes(&unit) };
+    const int recv_side = c->inplace_recv;
+    s.inplace = s.su && s.ru && (recv_side ? rbuf == MPI_IN_PLACE : sbuf == MPI_IN_PLACE);
+    s.use_send = s.su && !(s.inplace && !recv_side);
+    s.use_recv = s.ru && !(s.inplace && recv_side);
+    return s;
+}
+
+/* MPI's argument checks, all local: the communicator, the root, counts
+ * and types, the signatures of the two sides, MPI_IN_PLACE only where the
+ * rank may pass it, NULL buffers that hold data, and overlapping send and
+ * receive data; each only where it is significant. */
+static int check_args(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
+                      void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                      sides *sd)
+{
     int rc = check_comm(comm);
-    if (rc == MPI_SUCCESS)
-        rc = check_count_type(rcount, rtype);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_count_type(scount, stype);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_signatures(scount, stype, rcount, rtype);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (rbuf == MPI_IN_PLACE)
-        return MPI_ERR_BUFFER;
     int p, me;
     PMPI_Comm_size(comm, &p);
     PMPI_Comm_rank(comm, &me);
+    if (c->rooted && (root < 0 || root >= p))
+        return MPI_ERR_ROOT;
+    const sides s = *sd = sides_of(c, p, me, root, sbuf, rbuf);
+    if (s.use_recv)
+        rc = check_count_type(rcount, rtype);
+    if (rc == MPI_SUCCESS && s.use_send)
+        rc = check_count_type(scount, stype);
+    if (rc == MPI_SUCCESS && s.use_send && s.use_recv)
+        rc = check_signatures(scount, stype, rcount, rtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((s.use_recv && rbuf == MPI_IN_PLACE) || (s.use_send && sbuf == MPI_IN_PLACE))
+        return MPI_ERR_BUFFER;
     /* the elements each buffer holds: the data model counts blocks */
-    const coll_shape unit = { .p = p, .rank = me, .block = 1 };
-    const size_t nrecv = c->recv_bytes(&unit) * (size_t)rcount;
-    const size_t nsend = inplace ? 0 : c->send_bytes(&unit) * (size_t)scount;
-    rc = check_buffer(rbuf, nrecv, rtype);
-    if (rc == MPI_SUCCESS && !inplace)
+    const size_t nrecv = s.use_recv ? s.ru * (size_t)rcount : 0;
+    const size_t nsend = s.use_send ? s.su * (size_t)scount : 0;
+    if (s.use_recv)
+        rc = check_buffer(rbuf, nrecv, rtype);
+    if (rc == MPI_SUCCESS && s.use_send)
         rc = check_buffer(sbuf, nsend, stype);
-    if (rc == MPI_SUCCESS && !inplace)
+    if (rc == MPI_SUCCESS && s.use_send && s.use_recv)
         rc = check_disjoint(sbuf, nsend, stype, rbuf, nrecv, rtype);
     return rc;
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
-/* Scratch layout: [TMP | packed receive buffer | packed or copied send data]. */
+/* Scratch layout: [TMP | packed (or, scatter's root in place, own) receive
+ * buffer | packed or copied send data]. */
 static int run(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-               const call_mode *mode)
+               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+               MPI_Comm comm, const sides *sd, const call_mode *mode)
 {
-    const int inplace = sbuf == MPI_IN_PLACE;
     comm_state *st;
-    dt_view rv, sv = { 0 };
+    dt_view rv = { 0 }, sv = { 0 };
     int rc = comm_state_get(comm, &st);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && sd->use_recv)
         rc = dt_view_get(rtype, &rv);
-    if (rc == MPI_SUCCESS && !inplace)
+    if (rc == MPI_SUCCESS && sd->use_send)
         rc = dt_view_get(stype, &sv);
     if (rc != MPI_SUCCESS)
         return rc;
     const int p = comm_state_size(st), me = comm_state_rank(st);
-    const size_t B = (size_t)rv.size * (size_t)rcount;
+    /* the block, from a side that is significant here (every rank has one) */
+    const size_t B = sd->use_recv ? (size_t)rv.size * (size_t)rcount
+                                  : (size_t)sv.size * (size_t)scount;
     if (B == 0)
         return call_empty(mode, st, c);
-    const coll_shape shape = { .p = p, .rank = me, .block = B };
+    const coll_shape shape = { .p = p, .rank = me, .root = root, .block = B };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     const size_t send_blocks = send_len / B, recv_blocks = recv_len / B;
     /* In place, either SEND lies inside RECV (the plan knows), or the plan
-     * runs on a copy of the receive buffer's initial contents. */
-    const int plan_inplace = inplace && c->inplace_offset;
+     * runs on a copy of the receive buffer's initial contents; or (scatter's
+     * root) RECV is scratch, where the plan's copy of the rank's own block
+     * lands unused. */
+    const int send_inplace = sd->inplace && !sd->use_send;
+    const int own_recv = sd->inplace && !sd->use_recv;
+    const int plan_inplace = send_inplace && c->inplace_offset;
 
-    const int pack_recv = !rv.contig;
-    const int own_send = (inplace && !plan_inplace) || (!inplace && !sv.contig);
+    const int pack_recv = sd->use_recv && !rv.contig;
+    const int own_send = (send_inplace && !plan_inplace) || (sd->use_send && !sv.contig);
     coll_call call = { .coll = c, .st = st };
     call_info ci = { .p = p, .nnodes = 1, .bytes = B, .commutative = 1 };
-    plan_args pa = { .block = B, .esize = 1, .commutative = 1, .inplace = plan_inplace };
+    plan_args pa = { .block = B, .esize = 1, .root = root, .commutative = 1,
+                     .inplace = plan_inplace };
     rc = select_prepare(st, c, spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
-        const native_args na = { c, sbuf, scount, stype, rbuf, rcount, rtype, MPI_OP_NULL, -1,
-                                 comm, NULL, NULL };
+    if (!call.rp) {     /* native: the MPI library's own, with the user's arguments (but
+                         * for those not significant here: no handle a persistent request
+                         * would keep of a type the program need not have made valid) */
+        const native_args na = { c, sd->su ? sbuf : NULL, sd->su ? scount : 0,
+                                 sd->su ? stype : MPI_DATATYPE_NULL, sd->ru ? rbuf : NULL,
+                                 sd->ru ? rcount : 0, sd->ru ? rtype : MPI_DATATYPE_NULL,
+                                 MPI_OP_NULL, root, comm, NULL, NULL };
         return call_native(mode, st, &na);
     }
-    size_t tmp_len = align64(call.rp->pl.tmp_bytes), precv_len = pack_recv ? align64(recv_len) : 0;
+    size_t tmp_len = align64(call.rp->pl.tmp_bytes);
+    size_t precv_len = pack_recv || own_recv ? align64(recv_len) : 0;
     char *scratch = call_scratch(mode, st, tmp_len + precv_len + (own_send ? send_len : 0));
     if (!scratch)
         return MPI_ERR_NO_MEM;
     call.bufs[BUF_TMP] = scratch;
-    call.bufs[BUF_RECV] = pack_recv ? scratch + tmp_len : (char *)rbuf + rv.true_lb;
+    call.bufs[BUF_RECV] = pack_recv || own_recv ? scratch + tmp_len
+                        : sd->use_recv ? (char *)rbuf + rv.true_lb : NULL;
     char *own_buf = scratch + tmp_len + precv_len;
     copy_step *pre = &call.pre;
     if (plan_inplace) {
@@ -102,12 +146,14 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
             *pre = (copy_step){ COPY_PACK, (char *)rbuf + (MPI_Aint)(off / B) * rcount * rv.extent,
                                 call.bufs[BUF_SEND], send_len, send_blocks * (size_t)rcount, 0,
                                 rtype, MPI_DATATYPE_NULL };
-    } else if (inplace) {
+    } else if (send_inplace) {
         call.bufs[BUF_SEND] = own_buf;
         *pre = pack_recv ? (copy_step){ COPY_PACK, rbuf, own_buf, send_len,
                                         send_blocks * (size_t)rcount, 0, rtype, MPI_DATATYPE_NULL }
                          : (copy_step){ COPY_BYTES, call.bufs[BUF_RECV], own_buf, send_len, 0, 0,
                                         MPI_DATATYPE_NULL, MPI_DATATYPE_NULL };
+    } else if (!sd->use_send) {
+        call.bufs[BUF_SEND] = NULL;     /* scatter's non-roots send nothing */
     } else if (!sv.contig) {
         call.bufs[BUF_SEND] = own_buf;
         *pre = (copy_step){ COPY_PACK, sbuf, own_buf, send_len, send_blocks * (size_t)scount, 0,
@@ -122,17 +168,18 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 }
 
 int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-                   const call_mode *mode)
+                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                   MPI_Comm comm, const call_mode *mode)
 {
     req_t *nbreq = NULL;
     call_mode nb = { &nbreq, 0 };
+    sides sd;
     mode = call_mode_for(c, spec, mode, &nb);
-    int rc = check_args(c, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int rc = check_args(c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd);
     if (rc == MPI_SUCCESS && mode->req)
         rc = request_new(mode->req);
     if (rc == MPI_SUCCESS)
-        rc = run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, comm, mode);
+        rc = run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd, mode);
     if (rc != MPI_SUCCESS)
         call_abandon(mode);
     else if (mode == &nb)

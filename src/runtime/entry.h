@@ -9,10 +9,11 @@
 #include "call.h"
 
 /* The whole call of a collective of equal blocks per rank (allgather,
- * alltoall), with MPI's semantics: checks, selection, datatypes, in place,
- * errors raised on comm; run now or as a request (mode). */
+ * alltoall; gather and scatter at `root`, -1 for the others), with MPI's
+ * semantics: checks, selection, datatypes, in place, errors raised on
+ * comm; run now or as a request (mode). */
 int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int scount,
-                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                    MPI_Comm comm, const call_mode *mode);
 
 /* The whole call of a collective on one vector of `count` elements per

@@ -24,6 +24,8 @@
 #define NATIVE_ARGS_vreduction(a) a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op
 #define NATIVE_ARGS_vblock(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls, \
     a->rtype
+#define NATIVE_ARGS_rooted_block(a) \
+    a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root
 
 int native_run(const native_args *a, MPI_Request *req)
 {

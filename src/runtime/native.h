@@ -9,7 +9,7 @@
 /* A call of the MPI library's own collective, with the user's arguments
  * as given (buffers, MPI_IN_PLACE, counts, types, operation, root, and the
  * user's communicator, not mpicoll's duplicate). Block collectives use
- * every field but op and root; vector collectives sbuf, rbuf, rcount (the
+ * every field but op (root: gather and scatter only); vector collectives sbuf, rbuf, rcount (the
  * count: the receive count of reduce_scatter_block), rtype, op, root
  * (bcast: its buffer is rbuf). */
 typedef struct native_args {

@@ -25,9 +25,27 @@ static char context[160];
 
 bc_fault_fn bc_fault;
 
+static const char *const names[] = { "allgather", "alltoall", "allgatherv", "gather",
+                                     "scatter" };
+
 const char *bc_coll_name(enum bc_coll coll)
 {
-    return coll == BC_ALLTOALL ? "alltoall" : coll == BC_ALLGATHERV ? "allgatherv" : "allgather";
+    return names[coll];
+}
+
+int bc_coll_from_name(const char *name)
+{
+    for (int c = 0; c < (int)(sizeof names / sizeof names[0]); c++)
+        if (strcmp(name, names[c]) == 0)
+            return c;
+    return -1;
+}
+
+/* A collective whose data differ per (source, destination): alltoall, and
+ * scatter (from the root). */
+static int pairwise(enum bc_coll coll)
+{
+    return coll == BC_ALLTOALL || coll == BC_SCATTER;
 }
 
 void bc_set_context(const char *text)
@@ -175,11 +193,12 @@ struct shape {
     enum bc_coll coll;
     int p;     /* communicator size */
     size_t K;  /* basic elements per block */
+    int rblocks; /* blocks of this rank's receive buffer */
 };
 
 static int int_val(const struct shape *sh, int src, int dst, size_t j)
 {
-    if (sh->coll == BC_ALLTOALL)
+    if (pairwise(sh->coll))
         return (int)(1 + ((size_t)src * (size_t)sh->p + (size_t)dst) * sh->K + j);
     return (src + 1) * 1000000 + (int)j;
 }
@@ -189,7 +208,7 @@ static int int_val(const struct shape *sh, int src, int dst, size_t j)
  * differ. */
 static unsigned char byte_val(const struct shape *sh, int src, int dst, size_t j)
 {
-    unsigned key = sh->coll == BC_ALLTOALL ? (unsigned)(src * sh->p + dst) : (unsigned)src;
+    unsigned key = pairwise(sh->coll) ? (unsigned)(src * sh->p + dst) : (unsigned)src;
     unsigned v = (unsigned)((97u * key + 13u * j + 7u * (j >> 8)) % 255u);
     return (unsigned char)(v >= SENTINEL ? v + 1 : v);
 }
@@ -219,9 +238,9 @@ static void describe_int(char *out, size_t len, int v, const struct shape *sh)
         snprintf(out, len, "%d (sentinel: never written)", v);
     else if ((unsigned)v == 0x5A5A5A5Au)
         snprintf(out, len, "%d (a gap of some send buffer)", v);
-    else if (sh->coll != BC_ALLTOALL && v >= 1000000 && v / 1000000 <= sh->p)
+    else if (!pairwise(sh->coll) && v >= 1000000 && v / 1000000 <= sh->p)
         snprintf(out, len, "%d (rank %d element %d)", v, v / 1000000 - 1, v % 1000000);
-    else if (sh->coll == BC_ALLTOALL && v >= 1 && sh->K > 0 && u < p * p * sh->K)
+    else if (pairwise(sh->coll) && v >= 1 && sh->K > 0 && u < p * p * sh->K)
         snprintf(out, len, "%d (source %zu's block for rank %zu, element %zu)", v,
                  u / sh->K / p, u / sh->K % p, u % sh->K);
     else
@@ -236,12 +255,15 @@ static void describe_byte(char *out, size_t len, unsigned char v)
 
 static void prefix(char *out, size_t len, const struct bc_call *c, int rank, int p)
 {
+    char root[32] = "";
+    if (c->coll == BC_GATHER || c->coll == BC_SCATTER)
+        snprintf(root, sizeof root, " root=%d", c->root);
     snprintf(out, len, "FAIL %s: algorithm=%s%s%s%s%s np=%d comm=%s(size=%d) type=%s"
-             " count=%d (sendcount=%d recvcount=%d) inplace=%d rank=%d world_rank=%d:",
+             " count=%d (sendcount=%d recvcount=%d) inplace=%d%s rank=%d world_rank=%d:",
              coll_name, c->algo_label, c->spec ? " (mpicoll_" : "", c->spec ? coll_name : "",
              c->spec ? "_with)" : "", context, bc_world_size(), c->comm_label, p,
              c->dc->name, c->n,
-             c->n * c->dc->smult, c->n * c->dc->rmult, c->inplace, rank, bc_world_rank());
+             c->n * c->dc->smult, c->n * c->dc->rmult, c->inplace, root, rank, bc_world_rank());
 }
 
 static void report_error_class(char *out, size_t len, int err)
@@ -272,7 +294,7 @@ static void report_data(const char *pre, const struct bc_call *c, const struct s
     idx = (long)first - (long)(GUARD / unit);
     if (idx < 0) {
         snprintf(where, sizeof where, "guard zone before recvbuf");
-    } else if ((size_t)idx >= (size_t)sh->p * block_units) {
+    } else if ((size_t)idx >= (size_t)sh->rblocks * block_units) {
         snprintf(where, sizeof where, "past the end of recvbuf");
     } else {
         size_t b = (size_t)idx / block_units, w = (size_t)idx % block_units;
@@ -329,37 +351,65 @@ static int call_allgatherv(const char *spec, const void *sarg, int scount, MPI_D
 typedef int (*plain_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*with_fn)(const char *, const void *, int, MPI_Datatype, void *, int,
                        MPI_Datatype, MPI_Comm);
+typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int,
+                         MPI_Comm);
+typedef int (*rooted_with_fn)(const char *, const void *, int, MPI_Datatype, void *, int,
+                              MPI_Datatype, int, MPI_Comm);
+
+/* The call itself, through mpicoll_<coll> or mpicoll_<coll>_with. */
+static int call_coll(const struct bc_call *c, const void *sb, int sn, MPI_Datatype st,
+                     void *rb, int rn, MPI_Datatype rt)
+{
+    static const plain_fn plain[] = { mpicoll_allgather, mpicoll_alltoall };
+    static const with_fn with[] = { mpicoll_allgather_with, mpicoll_alltoall_with };
+    static const rooted_fn rplain[] = { mpicoll_gather, mpicoll_scatter };
+    static const rooted_with_fn rwith[] = { mpicoll_gather_with, mpicoll_scatter_with };
+    if (c->coll == BC_GATHER || c->coll == BC_SCATTER) {
+        int k = c->coll == BC_SCATTER;
+        return c->spec ? rwith[k](c->spec, sb, sn, st, rb, rn, rt, c->root, c->comm)
+                       : rplain[k](sb, sn, st, rb, rn, rt, c->root, c->comm);
+    }
+    int k = c->coll == BC_ALLTOALL;
+    return c->spec ? with[k](c->spec, sb, sn, st, rb, rn, rt, c->comm)
+                   : plain[k](sb, sn, st, rb, rn, rt, c->comm);
+}
 
 int bc_run(const struct bc_call *c)
 {
     const struct bc_dtcase *dc = c->dc;
     const struct bc_layout *S = dc->send, *R = dc->recv;
     const int a2a = c->coll == BC_ALLTOALL;
-    const plain_fn plain = a2a ? mpicoll_alltoall : mpicoll_allgather;
-    const with_fn with = a2a ? mpicoll_alltoall_with : mpicoll_allgather_with;
     int rank, p, err, failed = 1, scount = c->n * dc->smult, rcount = c->n * dc->rmult;
-    int sblocks;
+    int sblocks, rblocks, is_root, send_sig, recv_sig, in_send, in_recv;
     size_t block_bytes, sblock_bytes, rbytes, sbytes, total;
     unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
     const int v = c->coll == BC_ALLGATHERV;
     int *vcounts = NULL, *vdispls = NULL;
     char pre[512], msg[MPI_MAX_ERROR_STRING + 64];
-    const void *sarg;
     struct shape sh;
 
     coll_name = bc_coll_name(c->coll);
     MPI_Comm_rank(c->comm, &rank);
     MPI_Comm_size(c->comm, &p);
     prefix(pre, sizeof pre, c, rank, p);
-    sh = (struct shape){ c->coll, p, (size_t)rcount * (size_t)R->ndata };
-    if (a2a && (size_t)p * (size_t)p * sh.K >= (size_t)0x7fffffff) {
+    /* what this rank sends and receives (the root's significance), and
+     * which buffer MPI_IN_PLACE replaces: the send buffer, but scatter's
+     * root's receive buffer (its block stays in its send data) */
+    is_root = rank == c->root;
+    sblocks = a2a || (c->coll == BC_SCATTER && is_root) ? p : 1;
+    rblocks = c->coll == BC_SCATTER ? 1 : c->coll == BC_GATHER && !is_root ? 0 : p;
+    send_sig = c->coll != BC_SCATTER || is_root;
+    recv_sig = rblocks > 0;
+    in_send = c->inplace && c->coll != BC_SCATTER && (c->coll != BC_GATHER || is_root);
+    in_recv = c->inplace && c->coll == BC_SCATTER && is_root;
+    sh = (struct shape){ c->coll, p, (size_t)rcount * (size_t)R->ndata, rblocks };
+    if (pairwise(c->coll) && (size_t)p * (size_t)p * sh.K >= (size_t)0x7fffffff) {
         fail_line("%s test setup: %d ranks x %zu elements do not fit the int labels\n", pre,
                   p, sh.K);
         goto out;
     }
-    sblocks = a2a ? p : 1;
     block_bytes = (size_t)rcount * (size_t)R->extent * R->unit;
-    rbytes = (size_t)p * block_bytes;
+    rbytes = (size_t)rblocks * block_bytes;
     if (v) {    /* this rank sends its own count; blocks where v_layout puts them */
         vcounts = malloc(2 * (size_t)p * sizeof *vcounts);
         if (!vcounts) {
@@ -382,45 +432,49 @@ int bc_run(const struct bc_call *c)
         goto out;
     }
 
-    /* Block r of the result: what rank r sent to this rank. */
+    /* Block r of the result: what rank r sent to this rank (scatter: this
+     * rank's block from the root; in place at its root, nothing). */
     memset(rraw, SENTINEL, total);
     memset(want, SENTINEL, total);
-    for (int r = 0; r < p; r++)
+    for (int r = 0; r < rblocks && !in_recv; r++)
         if (v)
             place(want + GUARD + (size_t)vdispls[r] * (size_t)R->extent * R->unit, R,
                   vcounts[r], &sh, r, rank);
         else
-            place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh, r, rank);
+            place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh,
+                  c->coll == BC_SCATTER ? c->root : r, rank);
     /* Send block d: what this rank sends to rank d (one block for all in
-     * allgather). */
+     * allgather and gather). */
     memset(sbuf, SEND_GAP, sbytes + 1);
     for (int d = 0; d < sblocks; d++)
-        place(sbuf + (size_t)d * sblock_bytes, S, scount, &sh, rank, d);
+        place(sbuf + (size_t)d * sblock_bytes, S, scount, &sh, rank,
+              c->coll == BC_GATHER ? c->root : d);
     memcpy(scopy, sbuf, sbytes + 1);
     /* In place, the receive buffer holds the send data at entry, in the
-     * receive type's layout: this rank's own block (allgather), or the
-     * block for every destination (alltoall). */
-    if (c->inplace && v)
+     * receive type's layout: this rank's own block (allgather, gather's
+     * root), or the block for every destination (alltoall). */
+    if (in_send && v)
         place(rraw + GUARD + (size_t)vdispls[rank] * (size_t)R->extent * R->unit, R,
               vcounts[rank], &sh, rank, rank);
-    else if (c->inplace)
+    else if (in_send)
         for (int d = a2a ? 0 : rank; d < (a2a ? p : rank + 1); d++)
-            place(rraw + GUARD + (size_t)d * block_bytes, R, rcount, &sh, rank, d);
+            place(rraw + GUARD + (size_t)d * block_bytes, R, rcount, &sh, rank,
+                  c->coll == BC_GATHER ? c->root : d);
 
-    /* In place, sendcount and sendtype are ignored (MPI 3.1, 5.7 and 5.8):
+    /* In place, sendcount and sendtype are ignored (MPI 3.1, 5.7 and 5.8),
+     * as are the arguments of a side that is not significant on this rank:
      * pass values that would break an implementation that reads them. */
-    sarg = c->inplace ? MPI_IN_PLACE : (const void *)sbuf;
     if (v)
-        err = call_allgatherv(c->spec, sarg, c->inplace ? 0 : scount,
-                              c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, vcounts,
-                              vdispls, R->type, c->comm);
-    else if (c->spec)
-        err = with(c->spec, sarg, c->inplace ? 0 : scount,
-                   c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, rcount, R->type,
-                   c->comm);
+        err = call_allgatherv(c->spec, in_send ? MPI_IN_PLACE : (const void *)sbuf,
+                              in_send ? 0 : scount, in_send ? MPI_DATATYPE_NULL : S->type,
+                              rraw + GUARD, vcounts, vdispls, R->type, c->comm);
     else
-        err = plain(sarg, c->inplace ? 0 : scount, c->inplace ? MPI_DATATYPE_NULL : S->type,
-                    rraw + GUARD, rcount, R->type, c->comm);
+        err = call_coll(c, in_send ? MPI_IN_PLACE : send_sig ? (const void *)sbuf : NULL,
+                        in_send ? 0 : send_sig ? scount : -1,
+                        in_send || !send_sig ? MPI_DATATYPE_NULL : S->type,
+                        in_recv ? MPI_IN_PLACE : recv_sig ? (void *)(rraw + GUARD) : NULL,
+                        in_recv ? 0 : recv_sig ? rcount : -1,
+                        in_recv || !recv_sig ? MPI_DATATYPE_NULL : R->type);
 
     if (c->expect_class != MPI_SUCCESS) {
         int cls = MPI_SUCCESS;
@@ -448,13 +502,13 @@ int bc_run(const struct bc_call *c)
     }
     if (c->expect_algo && c->n > 0 && bc_check_choice(coll_name, pre, c->comm, c->expect_algo))
         goto out;
-    if (bc_fault && c->n > 0)   /* a test build's injected fault (tests/sweep) */
+    if (bc_fault && c->n > 0 && rblocks > 0 && !in_recv)  /* a test build's injected fault */
         bc_fault(coll_name, c->spec, rraw + GUARD, R->unit);
     if (memcmp(rraw, want, total) != 0) {
         report_data(pre, c, &sh, rraw, want, total);
         goto out;
     }
-    if (!c->inplace && memcmp(sbuf, scopy, sbytes + 1) != 0) {
+    if (!in_send && memcmp(sbuf, scopy, sbytes + 1) != 0) {
         size_t i = 0;
         while (sbuf[i] == scopy[i])
             i++;
@@ -477,20 +531,35 @@ out:
 
 int bc_run_comm(const struct bc_call *base, int quick, int *calls)
 {
-    int nfailed = 0;
+    int nfailed = 0, p, roots[3] = { -1 }, nroots = 1;
+    MPI_Comm_size(base->comm, &p);
+    if (base->coll == BC_GATHER || base->coll == BC_SCATTER) {
+        /* p / 2 first: the one root of the large counts */
+        nroots = 0;
+        for (int i = 0, cand[3] = { p / 2, 0, p - 1 }; i < 3; i++) {
+            int seen = 0;
+            for (int j = 0; j < nroots; j++)
+                seen |= roots[j] == cand[i];
+            if (!seen)
+                roots[nroots++] = cand[i];
+        }
+    }
     for (int d = 0; d < bc_ncases; d++)
         for (int k = 0; k < bc_ncounts; k++) {
-            if (quick && (bc_counts[k] == BC_BIG || bc_counts[k] > 7))
+            const int large = bc_counts[k] == BC_BIG || bc_counts[k] > 7;
+            if (quick && large)
                 continue;
-            for (int inplace = 0; inplace < 2; inplace++) {
-                struct bc_call call = *base;
-                call.dc = &bc_cases[d];
-                call.n = bc_count_for(&bc_cases[d], bc_counts[k]);
-                call.inplace = inplace;
-                call.expect_class = MPI_SUCCESS;
-                nfailed += bc_run(&call);
-                (*calls)++;
-            }
+            for (int ri = 0; ri < (large ? 1 : nroots); ri++)
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    struct bc_call call = *base;
+                    call.dc = &bc_cases[d];
+                    call.n = bc_count_for(&bc_cases[d], bc_counts[k]);
+                    call.inplace = inplace;
+                    call.root = roots[ri];
+                    call.expect_class = MPI_SUCCESS;
+                    nfailed += bc_run(&call);
+                    (*calls)++;
+                }
         }
     return nfailed;
 }
@@ -498,8 +567,13 @@ int bc_run_comm(const struct bc_call *base, int quick, int *calls)
 int bc_matrix_main(int argc, char **argv, enum bc_coll coll)
 {
     const char *cname = bc_coll_name(coll);
-    const char *env = coll == BC_ALLTOALL ? "MPICOLL_ALLTOALL"
-                    : coll == BC_ALLGATHERV ? "MPICOLL_ALLGATHERV" : "MPICOLL_ALLGATHER";
+    char env[32];
+    size_t i = 0;
+    for (const char *s = "MPICOLL_"; *s; s++)
+        env[i++] = *s;
+    for (const char *s = cname; *s && i < sizeof env - 1; s++)
+        env[i++] = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
+    env[i] = '\0';
     const char *forced = getenv(env);
     const char *algo = forced && *forced ? forced : "auto";
     int rank, np, tally[2] = { 0, 0 }, sum[2];  /* calls (per rank), failed calls */

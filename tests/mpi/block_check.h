@@ -1,6 +1,6 @@
 /*
  * Shared machinery of the MPI tests of the block collectives (allgather,
- * alltoall): datatype cases, buffer filling, one checked call, and the
+ * alltoall, and with a root gather and scatter): datatype cases, buffer filling, one checked call, and the
  * whole correctness matrix of test_allgather and test_alltoall.
  *
  * Every basic element sent carries a value that names its origin.
@@ -10,6 +10,12 @@
  *   alltoall, MPI_INT: 1 + (src * p + dst) * K + j, K being the elements of
  *     one block: unique per (source, destination, element) on a call; the
  *     failure line decodes it ("source 2's block for rank 1, element 7").
+ *   gather: as allgather (the root's result); scatter: as alltoall (the
+ *     source is the root).
+ * Arguments that are not significant on a rank (gather's receive buffer,
+ * count and type on the non-roots, scatter's send side there) are passed
+ * as NULL, -1 and MPI_DATATYPE_NULL, which an implementation that reads
+ * them trips over.
  * MPI_BYTE data cannot be unique in 8 bits; it uses a pattern in which a
  * shift by one element or one block changes the value (the key being the
  * source for allgather, source * p + destination for alltoall). The
@@ -31,10 +37,14 @@ enum bc_coll {
     BC_ALLGATHERV,    /* rank r's block n * ((r + 1) % 3) units: zero counts included;
                        * the blocks in reverse rank order, one element apart
                        * (bytes between them must stay untouched) */
+    BC_GATHER,
+    BC_SCATTER,
 };
 
-/* "allgather", "alltoall", "allgatherv". */
+/* "allgather", "alltoall", "allgatherv", "gather", "scatter". */
 const char *bc_coll_name(enum bc_coll coll);
+/* The collective of that name, or -1. */
+int bc_coll_from_name(const char *name);
 
 /* One datatype as the test sees it: basic elements of `unit` bytes, placed
  * at offsets offs[0..ndata-1] (in units) inside an extent of `extent`
@@ -67,7 +77,8 @@ struct bc_call {
     const char *comm_label;  /* "world", "split" ... */
     const struct bc_dtcase *dc;
     int n;                   /* count per block, in units of the case */
-    int inplace;
+    int inplace;             /* the root's only for gather and scatter */
+    int root;                /* gather and scatter (bc_run_comm sets it) */
     int expect_class;        /* MPI_SUCCESS, or the error class expected */
     const char *expect_algo; /* NULL, or the algorithm (name[:params]) that
                               * mpicoll_last_choice must name after a call
@@ -92,8 +103,10 @@ int bc_count_for(const struct bc_dtcase *dc, int c);
 int bc_run(const struct bc_call *call);
 
 /* The matrix of one communicator: every datatype case x count x {not in
- * place, in place}, each call as `base` says (coll, spec, labels,
- * expect_algo, comm). quick: counts 0, 1 and 7 only. Adds the calls made to
+ * place, in place} (gather and scatter: x roots 0, p - 1 and p / 2 for
+ * counts 0, 1 and 7, root p / 2 for the larger ones), each call as `base`
+ * says (coll, spec, labels, expect_algo, comm). quick: counts 0, 1 and 7
+ * only. Adds the calls made to
  * *calls; returns the calls that failed on this rank. */
 int bc_run_comm(const struct bc_call *base, int quick, int *calls);
 

@@ -99,6 +99,21 @@ static void run(MPI_Comm comm, int color)
     memcpy(ri, si, sizeof(int) * (size_t)n);
     MPI_Exscan(MPI_IN_PLACE, ri, n, MPI_INT, MPI_SUM, comm);
     report("exscan in place", rank > 0 ? hash(ri, sizeof(int) * (size_t)n, 13) : 0, comm, color);
+    const size_t all = sizeof(int) * (size_t)n * size;
+    memset(ri, 0, all);
+    MPI_Gather(si, n, MPI_INT, ri, n, MPI_INT, size - 1, comm);
+    report("gather", rank == size - 1 ? hash(ri, all, 14) : 0, comm, color);
+    memset(ri, 0, all);
+    if (rank == size / 2)
+        memcpy(ri + (size_t)rank * n, si, sizeof(int) * (size_t)n);
+    MPI_Gather(rank == size / 2 ? MPI_IN_PLACE : si, n, MPI_INT, ri, n, MPI_INT, size / 2, comm);
+    report("gather in place", rank == size / 2 ? hash(ri, all, 15) : 0, comm, color);
+    MPI_Scatter(si, n, MPI_INT, ri, n, MPI_INT, size / 2, comm);
+    report("scatter", hash(ri, sizeof(int) * (size_t)n, 16), comm, color);
+    memset(ri, 0, sizeof(int) * (size_t)n);
+    MPI_Scatter(si, n, MPI_INT, rank == size - 1 ? MPI_IN_PLACE : ri, n, MPI_INT, size - 1, comm);
+    report("scatter in place", rank == size - 1 ? 0 : hash(ri, sizeof(int) * (size_t)n, 17),
+           comm, color);
     free(si);
     free(ri);
     free(sd);
@@ -145,6 +160,17 @@ int main(int argc, char **argv)
         int mine = rank + 1, other = 0;
         MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
         report("allreduce intercomm", (unsigned long)other, inter, 1 + rank % 2);
+        /* the even half's first rank gathers the odd half's values (MPI_ROOT
+         * there, MPI_PROC_NULL beside it; the senders name remote rank 0) */
+        int hrank, nremote, root, *from;
+        MPI_Comm_rank(half, &hrank);
+        MPI_Comm_remote_size(inter, &nremote);
+        from = calloc((size_t)nremote, sizeof *from);
+        root = rank % 2 ? 0 : hrank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+        MPI_Gather(&mine, 1, MPI_INT, from, 1, MPI_INT, root, inter);
+        report("gather intercomm", root == MPI_ROOT ? hash(from, sizeof(int) * (size_t)nremote, 14)
+                                                    : 0, inter, 1 + rank % 2);
+        free(from);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&peer);
     }

@@ -29,8 +29,10 @@ for c in $(sed -n 's/^ *X(\([a-z_0-9]*\),.*/\1/p' "$(dirname "$0")/../../include
   grep -q "^mpicoll: $c algorithm=" "$dir/log" || { cat "$dir/log"; fail "no mpicoll $c in the log"; }
 done
 if [ "$np" -ge 4 ]; then
-  grep -q "^mpicoll: allreduce native MPI collective (intercommunicator)" "$dir/log" ||
-    { cat "$dir/log"; fail "the intercommunicator did not go to the MPI library's collective"; }
+  for c in allreduce gather; do
+    grep -q "^mpicoll: $c native MPI collective (intercommunicator)" "$dir/log" ||
+      { cat "$dir/log"; fail "the intercommunicator $c did not go to the MPI library's collective"; }
+  done
 fi
 MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/off" \
   2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"

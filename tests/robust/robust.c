@@ -7,7 +7,8 @@
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
                                       "bcast", "reduce_scatter_block", "allgatherv",
-                                      "reduce_scatter", "scan", "exscan" };
+                                      "reduce_scatter", "scan", "exscan", "gather",
+                                      "scatter" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -103,6 +104,16 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_exscan_with(alg, sb, rb, n, t, op, comm)
              : f == NB ? mpicoll_iexscan(sb, rb, n, t, op, comm, rq)
              : mpicoll_exscan_init(sb, rb, n, t, op, comm, rq);
+    case GA:
+        return f == BLOCKING ? mpicoll_gather(sb, sn, st, rb, n, t, root, comm)
+             : f == WITH ? mpicoll_gather_with(alg, sb, sn, st, rb, n, t, root, comm)
+             : f == NB ? mpicoll_igather(sb, sn, st, rb, n, t, root, comm, rq)
+             : mpicoll_gather_init(sb, sn, st, rb, n, t, root, comm, rq);
+    case SC:
+        return f == BLOCKING ? mpicoll_scatter(sb, sn, st, rb, n, t, root, comm)
+             : f == WITH ? mpicoll_scatter_with(alg, sb, sn, st, rb, n, t, root, comm)
+             : f == NB ? mpicoll_iscatter(sb, sn, st, rb, n, t, root, comm, rq)
+             : mpicoll_scatter_init(sb, sn, st, rb, n, t, root, comm, rq);
     default:
         return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
              : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
@@ -153,7 +164,8 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     }
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
-                         c == BC || c == AG || c == AGV || c == A2A ? MPI_OP_NULL : MPI_SUM,
+                         c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC
+                             ? MPI_OP_NULL : MPI_SUM,
                          root, comm,
                          NULL, 0 };
     return a;
@@ -166,11 +178,17 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
     if (c == RS)
         c = RSB;
     const int n = d->n, p = d->p, r = d->rank;
-    if (c == BC || (c == RED && r != p - 1))
-        return c == RED;    /* a reduce's non-roots send as usual */
+    if (c == BC || ((c == RED || c == GA || c == SC) && r != p - 1))
+        return c != BC;     /* a rooted collective's non-roots call as usual */
+    if (c == SC) {          /* the root's block stays in its send buffer */
+        for (int i = 0; i < n; i++)
+            d->recv[i] = value(r, r * n + i);
+        a->rbuf = MPI_IN_PLACE;
+        return 1;
+    }
     /* the elements of the send data that sit in the receive buffer */
-    const int first = c == AG ? r * n : 0;
-    const int len = c == AG || c == AR || c == RED || c == SCAN || c == EXS ? n : p * n;
+    const int first = c == AG || c == GA ? r * n : 0;
+    const int len = c == AG || c == GA || c == AR || c == RED || c == SCAN || c == EXS ? n : p * n;
     for (int i = 0; i < len; i++)
         d->recv[first + i] = value(r, i);
     a->sbuf = MPI_IN_PLACE;
@@ -184,12 +202,13 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
     if (c == RS)
         c = RSB;
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
-    const int len = c == AG || c == A2A ? p * n
-                  : (c == RED && r != root) || (c == EXS && r == 0) ? 0 : n;
+    const int len = c == AG || c == A2A || (c == GA && r == root) ? p * n
+                  : ((c == RED || c == GA) && r != root) || (c == EXS && r == 0) ? 0 : n;
     /* scan's and exscan's sums: over ranks 0..q - 1 */
     const int q = c == SCAN ? r + 1 : r, prefix = 10000 * (q * (q - 1) / 2);
     for (int i = 0; i < len; i++) {
-        int w = c == AG ? value(i / n, i % n)
+        int w = c == AG || c == GA ? value(i / n, i % n)
+              : c == SC ? value(root, r * n + i)
               : c == A2A ? value(i / n, r * n + i % n)
               : c == BC ? value(root, i)
               : c == RSB ? sum + p * (r * n + i)
@@ -201,8 +220,9 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
             return i;
         }
     }
-    /* a reduce's non-root buffer, and the element past every buffer, untouched */
-    if (c == RED && r != root && d->recv[0] != -1) {
+    /* a reduce's or gather's non-root buffer, and the element past every
+     * buffer, untouched */
+    if ((c == RED || c == GA) && r != root && d->recv[0] != -1) {
         *got = d->recv[0];
         *want = -1;
         return 0;

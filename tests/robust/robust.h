@@ -5,18 +5,18 @@
  *
  * Data: value(r, i) = r * 10000 + i is element i of rank r's send buffer
  * (i < p * n, so that alltoall's block for rank d holds d * n + j). The
- * reductions are MPI_SUM on MPI_INT (exact in any order); bcast and
- * reduce use the root p - 1. allgatherv gives every rank the count n, in
- * rank order: allgather's data; reduce_scatter every rank the count n:
- * reduce_scatter_block's. exscan's rank 0 receives nothing (its buffer
- * is not checked).
+ * reductions are MPI_SUM on MPI_INT (exact in any order); bcast, reduce,
+ * gather and scatter use the root p - 1. allgatherv gives every rank the
+ * count n, in rank order: allgather's data; reduce_scatter every rank the
+ * count n: reduce_scatter_block's. exscan's rank 0 receives nothing (its
+ * buffer is not checked).
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };
@@ -65,8 +65,9 @@ void rb_data_free(struct rb_data *d);
 struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm);
 
 /* Turns prepared arguments into MPI_IN_PLACE ones, the send data moved
- * into the receive buffer as MPI says (a reduce: at the root). 0 when c
- * has no in-place form (bcast). */
+ * into the receive buffer as MPI says (a reduce, gather: at the root;
+ * scatter: the root's receive buffer is MPI_IN_PLACE, and its block is put
+ * where rb_check reads it). 0 when c has no in-place form (bcast). */
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a);
 
 /* -1 if the receive buffer holds what c must give on this rank, else the

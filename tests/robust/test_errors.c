@@ -14,8 +14,9 @@
  *   test_errors fatal          a negative count on MPI_ERRORS_ARE_FATAL:
  *                              must abort with MPI's message
  *
- * A case that is an error on some ranks only (a reduce's root) is called
- * on those ranks only, as the others would wait in the collective.
+ * A case that is an error on some ranks only (a reduce's root; gather's
+ * receive side and scatter's send side, significant at the root only) is
+ * called on those ranks only, as the others would wait in the collective.
  */
 #include "robust.h"
 
@@ -153,7 +154,7 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
     struct rb_args a = { .sbuf = fx->sbuf, .rbuf = fx->rbuf, .scount = N, .rcount = N,
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
-    if (c == BC || c == AG || c == AGV || c == A2A)
+    if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -169,40 +170,56 @@ struct ecase {
 #define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS) | (1u << SCAN) | \
               (1u << EXS))
 #define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS) | (1u << SCAN) | (1u << EXS))
-#define ALLC (BLOCKC | VECC)
+#define GAC (1u << GA)
+#define SCC (1u << SC)
+#define ALLC (BLOCKC | VECC | GAC | SCC)
 
+/* gather's receive side and scatter's send side are significant at the
+ * root only: their cases there are ROOT_ONLY (*_at_root). */
 static const struct ecase cases[] = {
     { "comm_null", MPI_ERR_COMM, EVERY, ALLC },
     { "intercomm", MPI_ERR_COMM, EVERY, ALLC },
-    { "negative_count", MPI_ERR_COUNT, EVERY, ALLC },
-    { "negative_sendcount", MPI_ERR_COUNT, EVERY, BLOCKC },
-    { "datatype_null", MPI_ERR_TYPE, EVERY, ALLC },
-    { "sendtype_null", MPI_ERR_TYPE, EVERY, BLOCKC },
-    { "uncommitted_type", MPI_ERR_TYPE, EVERY, ALLC },
-    { "uncommitted_sendtype", MPI_ERR_TYPE, EVERY, BLOCKC },
+    { "negative_count", MPI_ERR_COUNT, EVERY, ALLC & ~GAC },
+    { "negative_count_at_root", MPI_ERR_COUNT, ROOT_ONLY, GAC },
+    { "negative_sendcount", MPI_ERR_COUNT, EVERY, BLOCKC | GAC },
+    { "negative_sendcount_at_root", MPI_ERR_COUNT, ROOT_ONLY, SCC },
+    { "datatype_null", MPI_ERR_TYPE, EVERY, ALLC & ~GAC },
+    { "datatype_null_at_root", MPI_ERR_TYPE, ROOT_ONLY, GAC },
+    { "sendtype_null", MPI_ERR_TYPE, EVERY, BLOCKC | GAC },
+    { "sendtype_null_at_root", MPI_ERR_TYPE, ROOT_ONLY, SCC },
+    { "uncommitted_type", MPI_ERR_TYPE, EVERY, ALLC & ~GAC },
+    { "uncommitted_type_at_root", MPI_ERR_TYPE, ROOT_ONLY, GAC },
+    { "uncommitted_sendtype", MPI_ERR_TYPE, EVERY, BLOCKC | GAC },
+    { "uncommitted_sendtype_at_root", MPI_ERR_TYPE, ROOT_ONLY, SCC },
     { "op_null", MPI_ERR_OP, EVERY, REDC },
     { "band_on_double", MPI_ERR_OP, EVERY, REDC },
     { "sum_on_bool", MPI_ERR_OP, EVERY, REDC },
     { "maxloc_on_int", MPI_ERR_OP, EVERY, REDC },
     { "replace", MPI_ERR_OP, EVERY, REDC },
-    { "root_negative", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) },
-    { "root_too_large", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) },
-    { "recvbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << RED) | (1u << EXS)) },
+    { "root_negative", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) | GAC | SCC },
+    { "root_too_large", MPI_ERR_ROOT, EVERY, (1u << RED) | (1u << BC) | GAC | SCC },
+    { "recvbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << RED) | (1u << EXS) | GAC) },
     /* exscan's receive buffer is not significant at rank 0 (the root here) */
     { "recvbuf_null_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
-    { "recvbuf_null_at_root", MPI_ERR_BUFFER, ROOT_ONLY, 1u << RED },
-    { "sendbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~(1u << BC) },
-    { "recvbuf_in_place", MPI_ERR_BUFFER, EVERY, ALLC },
-    { "in_place_at_nonroot", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << RED },
+    { "recvbuf_null_at_root", MPI_ERR_BUFFER, ROOT_ONLY, (1u << RED) | GAC },
+    { "sendbuf_null", MPI_ERR_BUFFER, EVERY, ALLC & ~((1u << BC) | SCC) },
+    { "sendbuf_null_at_root", MPI_ERR_BUFFER, ROOT_ONLY, SCC },
+    { "recvbuf_in_place", MPI_ERR_BUFFER, EVERY, ALLC & ~(GAC | SCC) },
+    { "recvbuf_in_place_at_root", MPI_ERR_BUFFER, ROOT_ONLY, GAC },
+    { "recvbuf_in_place_at_nonroot", MPI_ERR_BUFFER, NONROOT_ONLY, SCC },
+    { "in_place_at_nonroot", MPI_ERR_BUFFER, NONROOT_ONLY, (1u << RED) | GAC },
+    { "sendbuf_in_place_at_root", MPI_ERR_BUFFER, ROOT_ONLY, SCC },
     { "sendbuf_is_recvbuf", MPI_ERR_BUFFER, EVERY,
-      ALLC & ~((1u << BC) | (1u << RED) | (1u << EXS)) },
+      ALLC & ~((1u << BC) | (1u << RED) | (1u << EXS) | GAC | SCC) },
     { "sendbuf_is_recvbuf_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
-    { "sendbuf_is_recvbuf_at_root", MPI_ERR_BUFFER, ROOT_ONLY, 1u << RED },
+    { "sendbuf_is_recvbuf_at_root", MPI_ERR_BUFFER, ROOT_ONLY, (1u << RED) | GAC | SCC },
     { "overlapping_buffers", MPI_ERR_BUFFER, EVERY,
       BLOCKC | (1u << AR) | (1u << RSB) | (1u << RS) | (1u << SCAN) },
     { "overlapping_buffers_past_rank0", MPI_ERR_BUFFER, NONROOT_ONLY, 1u << EXS },
     { "counts_differ", MPI_ERR_TRUNCATE, EVERY, BLOCKC },
+    { "counts_differ_at_root", MPI_ERR_TRUNCATE, ROOT_ONLY, GAC | SCC },
     { "int_against_double", MPI_ERR_TYPE, EVERY, BLOCKC },
+    { "int_against_double_at_root", MPI_ERR_TYPE, ROOT_ONLY, GAC | SCC },
     { "request_null", MPI_ERR_ARG, EVERY, ALLC },   /* nonblocking and persistent only */
     /* valid calls next to the checks: they must not be refused */
     { "count_0_null_buffers", MPI_SUCCESS, EVERY, ALLC },
@@ -213,8 +230,11 @@ static const struct ecase cases[] = {
 static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture *fx,
                      struct rb_args *a)
 {
-    const int block = c == AG || c == A2A || c == AGV;
-    const char *n = k->name;
+    const int block = c == AG || c == A2A || c == AGV || c == GA || c == SC;
+    char n[64];     /* the case's name without "_at_root": the same arguments */
+    snprintf(n, sizeof n, "%s", k->name);
+    if (strlen(n) > 8 && !strcmp(n + strlen(n) - 8, "_at_root"))
+        n[strlen(n) - 8] = '\0';
     *a = valid(c, fx);
     if (!strcmp(n, "comm_null")) {
         a->comm = MPI_COMM_NULL;
@@ -254,19 +274,23 @@ static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture
         a->root = -1;
     } else if (!strcmp(n, "root_too_large")) {
         a->root = size;
-    } else if (!strcmp(n, "recvbuf_null") || !strcmp(n, "recvbuf_null_at_root")
-               || !strcmp(n, "recvbuf_null_past_rank0")) {
+    } else if (!strcmp(n, "recvbuf_null") || !strcmp(n, "recvbuf_null_past_rank0")) {
         a->rbuf = NULL;
     } else if (!strcmp(n, "sendbuf_null")) {
         a->sbuf = NULL;
     } else if (!strcmp(n, "recvbuf_in_place")) {
         a->rbuf = MPI_IN_PLACE;
+    } else if (!strcmp(n, "recvbuf_in_place_at_nonroot")) {
+        if (size < 2)
+            return 0;
+        a->rbuf = MPI_IN_PLACE;
+    } else if (!strcmp(n, "sendbuf_in_place")) {
+        a->sbuf = MPI_IN_PLACE;
     } else if (!strcmp(n, "in_place_at_nonroot")) {
         if (size < 2)
             return 0;
         a->sbuf = MPI_IN_PLACE;
-    } else if (!strcmp(n, "sendbuf_is_recvbuf") || !strcmp(n, "sendbuf_is_recvbuf_at_root")
-               || !strcmp(n, "sendbuf_is_recvbuf_past_rank0")) {
+    } else if (!strcmp(n, "sendbuf_is_recvbuf") || !strcmp(n, "sendbuf_is_recvbuf_past_rank0")) {
         a->sbuf = a->rbuf;
     } else if (!strcmp(n, "overlapping_buffers") || !strcmp(n, "overlapping_buffers_past_rank0")) {
         a->sbuf = fx->rbuf + 1;     /* inside the receive data, not at its start */

@@ -10,7 +10,8 @@
  * variant of sweep_algos.c (auto, each algorithm by name through
  * mpicoll_<coll>_with, the selector MPICOLL_<COLL> uses; shared-memory ones
  * also with 64 KiB segments; each by its Open MPI id) runs the matrix of
- * tests/mpi: block_check.c for allgather and alltoall, vec_check.c for the
+ * tests/mpi: block_check.c for allgather, alltoall, gather and scatter,
+ * vec_check.c for the
  * others (datatype cases x counts 0, 1, odd, not a multiple of p, large x
  * in place or not x roots, distinct values per element). A forced
  * algorithm that applies must be the one that ran (mpicoll_last_choice).
@@ -55,13 +56,14 @@ static int usage(const char *prog)
     return 2;
 }
 
-/* 1 if coll is a collective of the block or vblock family
- * (include/mpicoll.h: block_check.c tests them), else 0. */
+/* 1 if coll is a collective of the block families (include/mpicoll.h:
+ * block, vblock, rooted_block: block_check.c tests them), else 0. */
 static int block_family(const char *coll)
 {
-#define FAMILY_(name, Name, family)          \
-    if (strcmp(coll, #name) == 0)            \
-        return strcmp(#family, "block") == 0 || strcmp(#family, "vblock") == 0;
+#define FAMILY_(name, Name, family)                                              \
+    if (strcmp(coll, #name) == 0)                                                \
+        return strcmp(#family, "block") == 0 || strcmp(#family, "vblock") == 0 || \
+               strcmp(#family, "rooted_block") == 0;
     MPICOLL_COLLECTIVES(FAMILY_)
 #undef FAMILY_
     return 0;
@@ -76,7 +78,7 @@ static int parse(int argc, char **argv, struct opts *o)
         return -1;
     o->coll = argv[1];
     o->block = block_family(o->coll);
-    if (!o->block && vc_coll_from_name(o->coll) < 0)
+    if (o->block ? bc_coll_from_name(o->coll) < 0 : vc_coll_from_name(o->coll) < 0)
         return -1;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
@@ -155,9 +157,7 @@ static void run_variant(const struct opts *o, const struct variant *v, int vi, M
     MPI_Comm_rank(comm, &rank);
     if (o->block) {
         struct bc_call base = {
-            .coll = strcmp(o->coll, "alltoall") == 0     ? BC_ALLTOALL
-                  : strcmp(o->coll, "allgatherv") == 0 ? BC_ALLGATHERV
-                                                       : BC_ALLGATHER,
+            .coll = (enum bc_coll)bc_coll_from_name(o->coll),
             .spec = spec, .algo_label = v->label, .comm = comm, .comm_label = comm_label,
             .expect_algo = expected(o, v, p),
         };
@@ -205,7 +205,9 @@ static void list(const struct opts *o, const struct variant *vs, int nv)
         printf("%s matrix per (algorithm, communicator): types", o->coll);
         for (int d = 0; d < bc_ncases; d++)
             printf(" %s", bc_cases[d].name);
-        printf("; counts 0 1 7 1000 100003B; inplace 0 1\n");
+        printf("; counts 0 1 7 1000 100003B; inplace 0 1%s\n",
+               bc_coll_from_name(o->coll) >= BC_GATHER
+               ? "; roots p/2 0 p-1 (counts 0 1 7), p/2 (the larger)" : "");
     } else {
         printf("%s matrix per (algorithm, communicator): cases", o->coll);
         for (int c = 0; c < vc_ncases; c++)

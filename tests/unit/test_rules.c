@@ -209,6 +209,24 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 256, 256 * 8192, "bine" },
         { "reduce_scatter_block", 16, 16 << 16, "bine" },
         { "reduce_scatter_block", 15, 8, "recursive_halving" },
+        /* gather, scatter: Open MPI 4.1's fixed decisions, every band */
+        { "gather", 3, 1, "linear_sync:first_segment=0" }, { "gather", 3, 3, "linear" },
+        { "gather", 2, 4, "binomial" }, { "gather", 3, 32767, "binomial" },
+        { "gather", 3, 32768, "linear" }, { "gather", 3, 65536, "binomial" },
+        { "gather", 2, 131072, "linear_sync:first_segment=0" },
+        { "gather", 4, 1023, "binomial" }, { "gather", 7, 1024, "linear" },
+        { "gather", 4, 8192, "binomial" }, { "gather", 7, 262143, "linear" },
+        { "gather", 4, 262144, "linear_sync:first_segment=0" },
+        { "gather", 8, 1 << 20, "binomial" }, { "gather", 255, 4096, "binomial" },
+        { "gather", 256, 2047, "binomial" }, { "gather", 511, 2048, "linear" },
+        { "gather", 256, 8192, "binomial" }, { "gather", 512, 4096, "binomial" },
+        { "scatter", 3, 1 << 20, "linear" }, { "scatter", 4, 2047, "binomial" },
+        { "scatter", 7, 2048, "linear" }, { "scatter", 4, 4096, "binomial" },
+        { "scatter", 7, 8192, "linear" }, { "scatter", 8, 16383, "binomial" },
+        { "scatter", 31, 16384, "linear" }, { "scatter", 32, 511, "binomial" },
+        { "scatter", 63, 512, "linear" }, { "scatter", 32, 8192, "binomial" },
+        { "scatter", 63, 16384, "linear" }, { "scatter", 64, 511, "binomial" },
+        { "scatter", 1024, 512, "linear" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
@@ -228,6 +246,12 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 4, 8, "native" },
         { "reduce_scatter_block", 4, 1 << 17, "recursive_halving" },
         { "reduce_scatter_block", 4, 1 << 19, "native" },
+        { "gather", 2, 1, "linear" }, { "gather", 2, 2, "native" },
+        { "gather", 2, 16384, "linear" }, { "gather", 2, 262143, "linear" },
+        { "gather", 2, 262144, "native" }, { "gather", 4, 262143, "native" },
+        { "gather", 4, 262144, "linear" }, { "gather", 7, 524287, "linear" },
+        { "gather", 4, 524288, "native" },
+        { "scatter", 2, 1, "native" }, { "scatter", 8, 1 << 20, "native" },
     };
     /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
     static const struct { int np; size_t bytes; const char *alg; } x[] = {
@@ -320,6 +344,11 @@ static void test_openmpi_names(void)
         { "scan", "recursive_doubling", "recursive_doubling", 2 },
         { "exscan", "linear", "linear", 1 },
         { "exscan", "recursive_doubling", "recursive_doubling", 2 },
+        { "gather", "basic_linear", "linear", 1 },
+        { "gather", "binomial", "binomial", 2 },
+        { "gather", "linear_sync", "linear_sync", 3 },
+        { "scatter", "basic_linear", "linear", 1 },
+        { "scatter", "binomial", "binomial", 2 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];
