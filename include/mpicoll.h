@@ -29,7 +29,7 @@ extern "C" {
 #define MPICOLL_VERSION "0.1.0"
 
 /* ---- The collectives ------------------------------------------------------
- * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block: the
+ * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block, barrier: the
  * rows of mpicoll_collectives.h, each with its signature family. Each
  * collective has six entry points, with the semantics of the MPI
  * collective of its MPI name:
@@ -51,8 +51,9 @@ extern "C" {
  *   rooted_reduction  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
  *                     MPI_Op op, int root, MPI_Comm comm
  *   bcast             void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm
+ *   barrier           MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block: reduction;
- * reduce: rooted_reduction; bcast: bcast), so that, for example:
+ * reduce: rooted_reduction; bcast: bcast; barrier: barrier), so that, for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -74,6 +75,7 @@ extern "C" {
     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm
 #define MPICOLL_ARGS_bcast void *buffer, int count, MPI_Datatype datatype, int root, \
     MPI_Comm comm
+#define MPICOLL_ARGS_barrier MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,
@@ -112,7 +114,7 @@ int mpicoll_progress(void);
 
 /* ---- Introspection (tools, benchmarks, tests) ---------------------------
  * `collective` is a collective's name: "allgather", "alltoall", "allreduce",
- * "reduce", "bcast", "reduce_scatter_block". */
+ * "reduce", "bcast", "reduce_scatter_block", "barrier". */
 
 /* Number of algorithms of a collective, or -1 if the collective is unknown. */
 int mpicoll_algorithm_count(const char *collective);

@@ -11,7 +11,7 @@
  *           the descriptor <name>_desc), MPICOLL_<NAME>
  *   MPI name   MPI_<MPI name>, PMPI_<MPI name> (the preload wrapper, native)
  *   family  the signature family (mpicoll.h: block, reduction,
- *           rooted_reduction, bcast)
+ *           rooted_reduction, bcast, barrier)
  * The build reads the rows as text: keep one a line, X(...) with nothing
  * else on it but the line's backslash.
  */
@@ -24,6 +24,7 @@
     X(allreduce, Allreduce, reduction)                          \
     X(reduce, Reduce, rooted_reduction)                         \
     X(bcast, Bcast, bcast)                                      \
-    X(reduce_scatter_block, Reduce_scatter_block, reduction)
+    X(reduce_scatter_block, Reduce_scatter_block, reduction)      \
+    X(barrier, Barrier, barrier)
 
 #endif

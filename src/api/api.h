@@ -26,10 +26,14 @@ int api_block(const coll_desc *c, const char *spec, const void *sbuf, int scount
 int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, mpicoll_request *request,
                api_kind kind);
+/* A collective of the communicator alone (barrier: barrier_call). */
+int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
+                api_kind kind);
 
-/* Each family: API_PATH_<family> is its path (block or vector: api_block
- * or api_vector, and the preload library's preload_block or
- * preload_vector), API_CALL_<family> its arguments (named as in
+/* Each family: API_PATH_<family> is its path (block, vector or barrier:
+ * api_block, api_vector or api_barrier, and the preload library's
+ * preload_block, preload_vector or preload_barrier), API_CALL_<family> its
+ * arguments (named as in
  * MPICOLL_ARGS_<family>) in that path's order. */
 #define API_PATH_block block
 #define API_CALL_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
@@ -40,6 +44,9 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 /* veccoll_call's form of a broadcast: the buffer is the receive buffer */
 #define API_PATH_bcast vector
 #define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
+/* no data: its own path (api_barrier, preload_barrier) */
+#define API_PATH_barrier barrier
+#define API_CALL_barrier comm
 
 /* Each family's arguments as MPICOLL_ARGS_<family> names them, in order
  * (one entry point calling another). */
@@ -47,8 +54,9 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 #define API_ARGS_reduction sendbuf, recvbuf, count, datatype, op, comm
 #define API_ARGS_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
 #define API_ARGS_bcast buffer, count, datatype, root, comm
+#define API_ARGS_barrier comm
 
-/* API_PATH(prefix_, family): prefix_block or prefix_vector */
+/* API_PATH(prefix_, family): prefix_block, prefix_vector or prefix_barrier */
 #define API_CAT_(a, b) a##b
 #define API_CAT(a, b) API_CAT_(a, b)
 #define API_PATH(prefix, family) API_CAT(prefix, API_PATH_##family)

@@ -97,6 +97,8 @@ typedef struct coll_desc {
     int64_t (*expect_label)(const coll_shape *s, size_t i);
     int reduction;              /* receive data are reductions over all ranks */
     int rooted;                 /* the checker tries several roots */
+    int synchronizing;          /* no rank may return before every rank has entered
+                                 * (barrier): the checker proves it by causality */
 } coll_desc;
 
 /* Each collective's table, <name>_desc (src/coll/<name>/<name>.c). */

@@ -2,7 +2,7 @@
  * A plain MPI program, built without any mpicoll header or library: the
  * preload test runs it with and without libmpicoll_preload.so and compares
  * what it prints. Several collectives, in place and not, a derived
- * datatype, MPI_COMM_WORLD and a split communicator, and a point-to-point
+ * datatype, a barrier, MPI_COMM_WORLD and a split communicator, and a point-to-point
  * receive (MPI_ANY_SOURCE, MPI_ANY_TAG) posted before the collectives and
  * matched after them. Values are integers (doubles too), so every
  * algorithm gives the same bits.
@@ -80,6 +80,7 @@ static void run(MPI_Comm comm, int color)
     report("bcast", hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
     MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter_block", hash(ri, sizeof(int) * (size_t)n, 8), comm, color);
+    report("barrier", (unsigned long)MPI_Barrier(comm), comm, color);
     free(si);
     free(ri);
     free(sd);
@@ -126,6 +127,7 @@ int main(int argc, char **argv)
         int mine = rank + 1, other = 0;
         MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
         report("allreduce intercomm", (unsigned long)other, inter, 1 + rank % 2);
+        report("barrier intercomm", (unsigned long)MPI_Barrier(inter), inter, 1 + rank % 2);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&peer);
     }

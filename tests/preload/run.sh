@@ -31,6 +31,8 @@ done
 if [ "$np" -ge 4 ]; then
   grep -q "^mpicoll: allreduce native MPI collective (intercommunicator)" "$dir/log" ||
     { cat "$dir/log"; fail "the intercommunicator did not go to the MPI library's collective"; }
+  grep -q "^mpicoll: barrier native MPI collective (intercommunicator)" "$dir/log" ||
+    { cat "$dir/log"; fail "the intercommunicator's barrier did not go to the MPI library's"; }
 fi
 MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/off" \
   2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
-                                      "bcast", "reduce_scatter_block" };
+                                      "bcast", "reduce_scatter_block", "barrier" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -68,6 +68,11 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_bcast_with(alg, rb, n, t, root, comm)
              : f == NB ? mpicoll_ibcast(rb, n, t, root, comm, rq)
              : mpicoll_bcast_init(rb, n, t, root, comm, rq);
+    case BAR:
+        return f == BLOCKING ? mpicoll_barrier(comm)
+             : f == WITH ? mpicoll_barrier_with(alg, comm)
+             : f == NB ? mpicoll_ibarrier(comm, rq)
+             : mpicoll_barrier_init(comm, rq);
     default:
         return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
              : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
@@ -118,7 +123,8 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     }
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
-                         c == BC || c == AG || c == A2A ? MPI_OP_NULL : MPI_SUM, root, comm,
+                         c == BC || c == AG || c == A2A || c == BAR ? MPI_OP_NULL : MPI_SUM,
+                         root, comm,
                          NULL, 0 };
     return a;
 }
@@ -126,7 +132,7 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
     const int n = d->n, p = d->p, r = d->rank;
-    if (c == BC || (c == RED && r != p - 1))
+    if (c == BC || c == BAR || (c == RED && r != p - 1))
         return c == RED;    /* a reduce's non-roots send as usual */
     /* the elements of the send data that sit in the receive buffer */
     const int first = c == AG ? r * n : 0, len = c == AG || c == AR || c == RED ? n : p * n;
@@ -139,7 +145,7 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
-    const int len = c == AG || c == A2A ? p * n : c == RED && r != root ? 0 : n;
+    const int len = c == AG || c == A2A ? p * n : (c == RED && r != root) || c == BAR ? 0 : n;
     for (int i = 0; i < len; i++) {
         int w = c == AG ? value(i / n, i % n)
               : c == A2A ? value(i / n, r * n + i % n)

@@ -6,14 +6,15 @@
  * Data: value(r, i) = r * 10000 + i is element i of rank r's send buffer
  * (i < p * n, so that alltoall's block for rank d holds d * n + j). The
  * reductions are MPI_SUM on MPI_INT (exact in any order); bcast and
- * reduce use the root p - 1.
+ * reduce use the root p - 1. A barrier has no data: its buffers must stay
+ * untouched.
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, BAR, NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };

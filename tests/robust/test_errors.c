@@ -9,7 +9,7 @@
  * communicator: a failed call leaves nothing behind.
  *
  *   test_errors COLLECTIVE     allgather alltoall allreduce reduce bcast
- *                              reduce_scatter_block
+ *                              reduce_scatter_block barrier
  *   test_errors requests       the request calls (start, test, wait, ...)
  *                              and a communicator freed under live requests
  *   test_errors fatal          a negative count on MPI_ERRORS_ARE_FATAL:
@@ -154,7 +154,7 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
     struct rb_args a = { .sbuf = fx->sbuf, .rbuf = fx->rbuf, .scount = N, .rcount = N,
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
-    if (c == BC || c == AG || c == A2A)
+    if (c == BC || c == AG || c == A2A || c == BAR)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -170,10 +170,11 @@ struct ecase {
 #define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB))
 #define REDC ((1u << AR) | (1u << RED) | (1u << RSB))
 #define ALLC (BLOCKC | VECC)
+#define BARC (1u << BAR)       /* a barrier: its communicator and request only */
 
 static const struct ecase cases[] = {
-    { "comm_null", MPI_ERR_COMM, EVERY, ALLC },
-    { "intercomm", MPI_ERR_COMM, EVERY, ALLC },
+    { "comm_null", MPI_ERR_COMM, EVERY, ALLC | BARC },
+    { "intercomm", MPI_ERR_COMM, EVERY, ALLC | BARC },
     { "negative_count", MPI_ERR_COUNT, EVERY, ALLC },
     { "negative_sendcount", MPI_ERR_COUNT, EVERY, BLOCKC },
     { "datatype_null", MPI_ERR_TYPE, EVERY, ALLC },
@@ -197,7 +198,7 @@ static const struct ecase cases[] = {
     { "overlapping_buffers", MPI_ERR_BUFFER, EVERY, BLOCKC | (1u << AR) | (1u << RSB) },
     { "counts_differ", MPI_ERR_TRUNCATE, EVERY, BLOCKC },
     { "int_against_double", MPI_ERR_TYPE, EVERY, BLOCKC },
-    { "request_null", MPI_ERR_ARG, EVERY, ALLC },   /* nonblocking and persistent only */
+    { "request_null", MPI_ERR_ARG, EVERY, ALLC | BARC },   /* nonblocking and persistent only */
     /* valid calls next to the checks: they must not be refused */
     { "count_0_null_buffers", MPI_SUCCESS, EVERY, ALLC },
     { "mpi_bottom", MPI_SUCCESS, EVERY, BLOCKC },
