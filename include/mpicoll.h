@@ -30,7 +30,7 @@ extern "C" {
 
 /* ---- The collectives ------------------------------------------------------
  * allgather, alltoall, allreduce, reduce, bcast, reduce_scatter_block,
- * gather, scatter: the
+ * allgatherv, reduce_scatter, scan, exscan, gather, scatter, barrier: the
  * rows of mpicoll_collectives.h, each with its signature family. Each
  * collective has six entry points, with the semantics of the MPI
  * collective of its MPI name:
@@ -60,10 +60,11 @@ extern "C" {
  *   rooted_block      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
  *                     MPI_Comm comm
+ *   barrier           MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block, scan, exscan:
  * reduction; reduce: rooted_reduction; bcast: bcast; allgatherv: vblock;
- * reduce_scatter: vreduction; gather, scatter: rooted_block), so that, for
- * example:
+ * reduce_scatter: vreduction; gather, scatter: rooted_block; barrier:
+ * barrier), so that, for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -92,6 +93,7 @@ extern "C" {
     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
 #define MPICOLL_ARGS_rooted_block const void *sendbuf, int sendcount, MPI_Datatype sendtype, \
     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm
+#define MPICOLL_ARGS_barrier MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,
@@ -130,7 +132,7 @@ int mpicoll_progress(void);
 
 /* ---- Introspection (tools, benchmarks, tests) ---------------------------
  * `collective` is a collective's name: "allgather", "alltoall", "allreduce",
- * "reduce", "bcast", "reduce_scatter_block". */
+ * "reduce", "bcast", "reduce_scatter_block", "barrier". */
 
 /* Number of algorithms of a collective, or -1 if the collective is unknown. */
 int mpicoll_algorithm_count(const char *collective);

@@ -11,7 +11,7 @@
  *           the descriptor <name>_desc), MPICOLL_<NAME>
  *   MPI name   MPI_<MPI name>, PMPI_<MPI name> (the preload wrapper, native)
  *   family  the signature family (mpicoll.h: block, reduction,
- *           rooted_reduction, bcast, vblock, vreduction, rooted_block)
+ *           rooted_reduction, bcast, vblock, vreduction, rooted_block, barrier)
  * The build reads the rows as text: keep one a line, X(...) with nothing
  * else on it but the line's backslash.
  */
@@ -30,6 +30,7 @@
     X(scan, Scan, reduction)                                    \
     X(exscan, Exscan, reduction)                                \
     X(gather, Gather, rooted_block)                             \
-    X(scatter, Scatter, rooted_block)
+    X(scatter, Scatter, rooted_block)                           \
+    X(barrier, Barrier, barrier)
 
 #endif

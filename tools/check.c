@@ -221,6 +221,10 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                     size_t *counts_buf)
 {
     int n = 0, roots[3] = { 0, p - 1, p / 2 }, nroots = c->rooted ? (p > 2 ? 3 : p) : 1;
+    if (c->synchronizing) {     /* no data: one call, proven by causality */
+        v[0] = (sym_opts){ .block = 1, .esize = 1 };
+        return 1;
+    }
     if (p > 64 && nroots > 1)
         nroots = 2;
     int orders = c->reduction && !(a->restrictions & R_COMMUTATIVE) ? 2 : 1;
@@ -345,6 +349,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
         printf(" pulls=%zu", last.worst.pulls);
     if (c->reduction)
         printf(" reduced=%zun", last.worst.reduce_bytes);
+    if (c->synchronizing) {
+        printf("  cost=%.0fα   (messages of 0 bytes; max over ranks%s)\n", last.alpha_max,
+               nlayouts > 1 ? "; one node" : "");
+        return 0;
+    }
     char unit[64] = "block bytes";
     if (c->reduction)
         snprintf(unit, sizeof unit, "one element's bytes, vectors of %zu", last_count);
@@ -584,12 +593,22 @@ int mpicoll_cli_show(int argc, char **argv)
     if (c->rooted)  /* root 0: a label is a rank's block (gather), or a block of the root's
                      * data (bcast, scatter) */
         ctx.send_len = 1;
+    if (c->synchronizing) {     /* the checker's view: a row per rank, [k] once k's entry
+                                 * has reached the column's rank */
+        nblocks = (size_t)p;
+        ctx.send_len = 1;
+    }
     if (!compact) {
         char spec[128];
         spec_format(a, params, spec, sizeof spec);
-        printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
-               "[k] = rank k's block is there. Operations per rank and round (bytes in blocks):\n",
-               c->name, spec, p);
+        if (c->synchronizing)
+            printf("%s %s on %d ranks: column = rank, row k = rank k, [k] = rank k's entry has\n"
+                   "reached the column's rank. Operations per rank and round (bytes):\n",
+                   c->name, spec, p);
+        else
+            printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
+                   "[k] = rank k's block is there. Operations per rank and round (bytes in "
+                   "blocks):\n", c->name, spec, p);
         print_rounds(c, a, params, p, node_of);
     }
     sym_result r;

@@ -93,6 +93,7 @@ struct mcoll {
     int default_type;
     int inplace;       /* what -l does (IP_*) */
     const char *size_is; /* what a row's size counts, for headers */
+    int no_data;       /* no data and no size (barrier): one row, of count 0 */
 };
 
 /* The number of nodes comm spans, as mpicoll sees them (shared-memory

@@ -50,6 +50,10 @@ static int ladder(const struct tune_options *opt, const struct mcoll *c, int np,
     const struct etype *t = &etypes[c->default_type];
     int n = 0;
 
+    if (c->no_data) {       /* one point: the call itself */
+        counts[0] = 0;
+        return 1;
+    }
     for (size_t bytes = (size_t)opt->min_bytes; bytes <= (size_t)opt->max_bytes
          && n < MAX_SIZES; bytes *= 2) {
         size_t count = mcoll_count_for(c, t, np, bytes);

@@ -208,6 +208,10 @@ static int ladder(const struct mopts *o, const struct mcoll *c, int np, size_t *
     const struct etype *t = &etypes[c->default_type];
     int n = 0;
 
+    if (c->no_data) {       /* one point: the call itself */
+        counts[0] = 0;
+        return 1;
+    }
     for (int i = 0; n < MODEL_MAX_SIZES; i++) {
         long bytes = o->nlist ? (i < o->nlist ? o->list[i] : -1)
                               : (o->min_bytes << i <= o->max_bytes && i < 40

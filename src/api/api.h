@@ -34,10 +34,14 @@ int api_vreduction(const coll_desc *c, const char *spec, const void *sbuf, void 
 int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scount,
                MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
                MPI_Datatype rtype, MPI_Comm comm, mpicoll_request *request, api_kind kind);
+/* A collective of the communicator alone (barrier: barrier_call). */
+int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
+                api_kind kind);
 
-/* Each family: API_PATH_<family> is its path (block or vector: api_block
- * or api_vector, and the preload library's preload_block or
- * preload_vector), API_CALL_<family> its arguments (named as in
+/* Each family: API_PATH_<family> is its path (block, vector or barrier:
+ * api_block, api_vector or api_barrier, and the preload library's
+ * preload_block, preload_vector or preload_barrier), API_CALL_<family> its
+ * arguments (named as in
  * MPICOLL_ARGS_<family>) in that path's order. */
 #define API_PATH_block block
 #define API_CALL_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm
@@ -55,6 +59,9 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 #define API_CALL_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_PATH_vblock vblock
 #define API_CALL_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
+/* no data: its own path (api_barrier, preload_barrier) */
+#define API_PATH_barrier barrier
+#define API_CALL_barrier comm
 
 /* Each family's arguments as MPICOLL_ARGS_<family> names them, in order
  * (one entry point calling another). */
@@ -65,8 +72,9 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
 #define API_ARGS_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 #define API_ARGS_rooted_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
+#define API_ARGS_barrier comm
 
-/* API_PATH(prefix_, family): prefix_block or prefix_vector */
+/* API_PATH(prefix_, family): prefix_block, prefix_vector or prefix_barrier */
 #define API_CAT_(a, b) a##b
 #define API_CAT(a, b) API_CAT_(a, b)
 #define API_PATH(prefix, family) API_CAT(prefix, API_PATH_##family)

@@ -50,6 +50,15 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     return vcoll_call(&v, &mode);
 }
 
+int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
+                api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    return barrier_call(c, spec, comm, &mode);
+}
+
 #define ENTRY_POINTS(name, Name, family)                                                     \
     int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family)                  \
     {                                                                                        \

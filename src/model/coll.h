@@ -132,6 +132,8 @@ typedef struct coll_desc {
     int inplace_recv;           /* MPI_IN_PLACE is the root's receive buffer, its data
                                  * staying in its send buffer (scatter); else it is the
                                  * send buffer */
+    int synchronizing;          /* no rank may return before every rank has entered
+                                 * (barrier): the checker proves it by causality */
 } coll_desc;
 
 /* Each collective's table, <name>_desc (src/coll/<name>/<name>.c). */

@@ -64,6 +64,16 @@ void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer)
     push_comm(pl, OP_RECV, buf, off, bytes, peer);
 }
 
+/* Pushed even with no bytes (push_comm drops those). */
+static void push_token(plan *pl, int kind, int peer)
+{
+    plan_op op = { .kind = (uint8_t)kind, .buf = BUF_TMP, .peer = peer };
+    push(pl, &op);
+}
+
+void plan_send_token(plan *pl, int peer) { push_token(pl, OP_SEND, peer); }
+void plan_recv_token(plan *pl, int peer) { push_token(pl, OP_RECV, peer); }
+
 void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
                size_t bytes)
 {

@@ -130,6 +130,20 @@ void plan_free(plan *pl);
  * plan_finish, so builders read like the blocking code they replace. */
 void plan_send(plan *pl, int buf, size_t off, size_t bytes, int peer);
 void plan_recv(plan *pl, int buf, size_t off, size_t bytes, int peer);
+
+/* A synchronisation message (barrier): a send or receive of no bytes
+ * that is kept, not dropped. It names no buffer (BUF_TMP, offset 0); the
+ * MPI executor sends it as a message of 0 bytes, the checker matches it
+ * like any message and passes what the sender has heard of along it
+ * (coll_desc.synchronizing), the counters and the cost model count it as
+ * a message of 0 bytes. */
+void plan_send_token(plan *pl, int peer);
+void plan_recv_token(plan *pl, int peer);
+/* 1 for a send or receive made by plan_send_token or plan_recv_token. */
+static inline int plan_op_token(const plan_op *op)
+{
+    return (op->kind == OP_SEND || op->kind == OP_RECV) && op->bytes == 0 && op->nseg == 0;
+}
 void plan_copy(plan *pl, int src_buf, size_t src_off, int dst_buf, size_t dst_off,
                size_t bytes);
 void plan_need_tmp(plan *pl, size_t bytes);

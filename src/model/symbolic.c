@@ -85,6 +85,14 @@ typedef struct sim {
     size_t nspans;
     unsigned char *wire;            /* a message in flight */
     size_t nwire;
+    /* A synchronising collective (coll_desc.synchronizing): the ranks whose
+     * start has reached each rank (hwords words of bits a rank), the sets
+     * its current round's receives bring (merged when the round
+     * completes), and the snapshot's view of them (NULL otherwise). */
+    uint64_t *heard, *incoming;
+    size_t hwords;
+    unsigned char **hview;
+    size_t *hlen;
     sym_result *res;
     size_t stride;              /* the longest send data: byte i of rank r's is labelled
                                  * r * stride + i (not a reduction) */
@@ -276,8 +284,8 @@ static int check_races(sim *s, int r, const plan_round *rd)
     const plan_op *ops = s->plans[r].ops + rd->first;
     size_t n = 0;
     for (size_t i = 0; i < rd->nops; i++) {
-        if (!is_comm(&ops[i]))
-            continue;
+        if (!is_comm(&ops[i]) || plan_op_token(&ops[i]))
+            continue;   /* tokens touch no memory */
         if (ops[i].kind == OP_RECV && ops[i].buf == BUF_SEND)
             return fail(s, "rank %d round %zu receives into the send buffer", r, s->round[r]);
         for (uint32_t k = 0; k < pieces(&ops[i]); k++) {
@@ -345,6 +353,13 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
             return -1;
         memcpy(dst, s->wire + pos * s->csize, bytes * s->csize);
     }
+    /* Causality: the receiver learns what the sender had heard when it
+     * posted the send. The sender's set changes only when its round
+     * completes, which needs this send matched: so it is still the set as
+     * of the posting. The receiver's own sends of this round were posted
+     * before it heard, so the set grows only when its round completes. */
+    for (size_t w = 0; s->heard && w < s->hwords; w++)
+        s->incoming[(size_t)rv * s->hwords + w] |= s->heard[(size_t)rs * s->hwords + w];
     if (--s->pending[rs] == 0)
         make_ready(s, rs);
     if (--s->pending[rv] == 0)
@@ -419,6 +434,17 @@ static int start_round(sim *s, int r)
         return 0;
     nd->arrived = 0;
     nd->epoch++;
+    /* a node barrier synchronises the node's ranks: each has heard what
+     * all of them had */
+    for (size_t w = 0; s->heard && w < s->hwords; w++) {
+        uint64_t all = 0;
+        for (int m = 0; m < s->p; m++)
+            if (s->node_of[m] == n)
+                all |= s->heard[(size_t)m * s->hwords + w];
+        for (int m = 0; m < s->p; m++)
+            if (s->node_of[m] == n)
+                s->heard[(size_t)m * s->hwords + w] = all;
+    }
     for (int m = 0; m < s->p && s->res->ok; m++) {
         if (s->node_of[m] != n)
             continue;
@@ -590,6 +616,8 @@ static int finish_round(sim *s, int r)
             return -1;
         memmove(dst, src, op->bytes * s->csize);
     }
+    for (size_t w = 0; s->heard && w < s->hwords; w++)
+        s->heard[(size_t)r * s->hwords + w] |= s->incoming[(size_t)r * s->hwords + w];
     s->passed[r] = 0;
     s->round[r]++;
     s->starting[s->nstarting++] = r;
@@ -738,9 +766,24 @@ static int verify_rank(sim *s, int r, size_t vec, reduced_ref *ref)
     return 0;
 }
 
+/* A synchronising collective: no rank may finish its plan before every
+ * rank has started its own, so each must have heard (through a chain of
+ * messages or node barriers) from all p. */
+static int verify_heard(sim *s)
+{
+    for (int r = 0; r < s->p; r++)
+        for (int q = 0; q < s->p; q++)
+            if (!(s->heard[(size_t)r * s->hwords + (size_t)q / 64] >> (q % 64) & 1))
+                return fail(s, "rank %d finishes its plan without hearing from rank %d: it "
+                            "could leave before rank %d has entered", r, q, q);
+    return 0;
+}
+
 static int verify(sim *s)
 {
     if (deadlocked(s))
+        return -1;
+    if (s->heard && verify_heard(s))
         return -1;
     size_t vec = 0;
     for (int r = 0; r < s->p; r++)
@@ -844,6 +887,12 @@ static void sim_free(sim *s)
     free(s->priv);
     free(s->spans);
     free(s->wire);
+    free(s->heard);
+    free(s->incoming);
+    for (int r = 0; s->hview && r < s->p; r++)
+        free(s->hview[r]);
+    free(s->hview);
+    free(s->hlen);
 }
 
 static unsigned char *cells(const sim *s, size_t n)
@@ -955,8 +1004,44 @@ static int sim_setup(sim *s, const int *params)
             if (!(s->priv[r][g] = calloc(len[g] ? len[g] : 1, sizeof(byte_access))))
                 return -1;
     }
+    if (s->c->synchronizing) {
+        s->hwords = (p + 63) / 64;
+        s->heard = calloc(p * s->hwords, sizeof *s->heard);
+        s->incoming = calloc(p * s->hwords, sizeof *s->incoming);
+        if (!s->heard || !s->incoming)
+            return -1;
+        for (int r = 0; r < s->p; r++)
+            s->heard[(size_t)r * s->hwords + (size_t)r / 64] |= 1ULL << (r % 64);
+    }
+    if (s->heard && s->o->snap) {
+        s->hview = calloc(p, sizeof *s->hview);
+        s->hlen = calloc(p, sizeof *s->hlen);
+        if (!s->hview || !s->hlen)
+            return -1;
+        for (int r = 0; r < s->p; r++) {
+            s->hlen[r] = p;
+            if (!(s->hview[r] = cells(s, p)))
+                return -1;
+        }
+    }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
     return s->nodes ? 0 : -1;
+}
+
+/* What a snapshot shows: the receive buffers, or for a synchronising
+ * collective one cell per rank q in each rank's view, labelled q once
+ * q's start has reached it. */
+static void snapshot(sim *s, int step)
+{
+    if (!s->hview) {
+        s->o->snap(s->o->ctx, step, s->p, s->recv, s->recv_len, s->csize);
+        return;
+    }
+    for (int r = 0; r < s->p; r++)
+        for (int q = 0; q < s->p; q++)
+            at(s, s->hview[r], (size_t)q)->label =
+                s->heard[(size_t)r * s->hwords + (size_t)q / 64] >> (q % 64) & 1 ? q : UNSET;
+    s->o->snap(s->o->ctx, step, s->p, s->hview, s->hlen, s->csize);
 }
 
 static int uses_shm(const plan *pl)
@@ -1037,7 +1122,7 @@ int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
         if (!res->ok || s.nstarting == 0)
             break;
         if (o.snap)
-            o.snap(o.ctx, step, p, s.recv, s.recv_len, s.csize);
+            snapshot(&s, step);
         size_t n = s.nstarting;
         s.nstarting = 0;
         for (size_t i = 0; i < n && res->ok; i++)

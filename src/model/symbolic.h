@@ -28,6 +28,15 @@
  * race, whatever the order of the two. Ranks of a node must declare the
  * same segment size, and a plan that uses the segment must pass a barrier
  * (consecutive calls alternate between two segments: see shm.h).
+ *
+ * A synchronising collective (coll_desc.synchronizing: barrier) moves no
+ * data; the checker proves that no rank finishes its plan before every
+ * rank has started its own, by causality: each rank carries the set of
+ * ranks whose start has reached it (itself at first), a matched message
+ * gives the receiver the sender's set as of the send's posting (merged
+ * when the receiver's round completes), a node barrier gives its ranks
+ * their union, and at the end every set must hold all p ranks. The
+ * snapshots then show those sets (a row per rank) instead of buffers.
  */
 #ifndef MPICOLL_SYMBOLIC_H
 #define MPICOLL_SYMBOLIC_H

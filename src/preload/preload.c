@@ -133,6 +133,18 @@ static int preload_vblock(const coll_desc *c, const void *sbuf, int scount, MPI_
                       API_BLOCKING);
 }
 
+/* A collective of the communicator alone (barrier): mpicoll's, or the
+ * MPI library's own. */
+static int preload_barrier(const coll_desc *c, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .comm = comm }, NULL);
+    return api_barrier(c, NULL, comm, NULL, API_BLOCKING);
+}
+
 /* MPI_<MPI name> of every collective (include/mpicoll_collectives.h). */
 #define PRELOAD_(name, Name, family)                                                     \
     int MPI_##Name(MPICOLL_ARGS_##family)                                                \

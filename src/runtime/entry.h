@@ -36,6 +36,12 @@ typedef struct vec_call {
 
 int veccoll_call(const vec_call *v, const call_mode *mode);
 
+/* The whole call of a collective of the communicator alone (barrier):
+ * the communicator's check, selection, a plan of synchronisation messages
+ * (no data, no buffers), errors raised on comm; run now or as a request
+ * (mode: MPI_Ibarrier's and MPI_Barrier_init's semantics). */
+int barrier_call(const coll_desc *c, const char *spec, MPI_Comm comm, const call_mode *mode);
+
 /* 1 if mpicoll's own algorithms take this datatype with this operation
  * (MPI_OP_NULL and reduction 0 for bcast); else veccoll_call fails with
  * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */

@@ -23,7 +23,7 @@ size_t exec_requests(const plan *pl)
         for (size_t i = 0; i < pl->rounds[r].nops; i++) {
             const plan_op *op = &pl->ops[pl->rounds[r].first + i];
             if (op->kind == OP_SEND || op->kind == OP_RECV)
-                n += op->nseg ? 1 : pieces(op->bytes);
+                n += op->nseg || plan_op_token(op) ? 1 : pieces(op->bytes);
         }
         if (n > most)
             most = n;
@@ -83,6 +83,14 @@ static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Reque
         MPI_Datatype t = types[op->off];
         int rc = op->kind == OP_RECV ? PMPI_Irecv(base, 1, t, op->peer, tag, comm, &reqs[*n])
                                      : PMPI_Isend(base, 1, t, op->peer, tag, comm, &reqs[*n]);
+        if (rc == MPI_SUCCESS)
+            (*n)++;
+        return rc;
+    }
+    if (plan_op_token(op)) {    /* a synchronisation message: 0 bytes */
+        int rc = op->kind == OP_RECV
+                     ? PMPI_Irecv(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n])
+                     : PMPI_Isend(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n]);
         if (rc == MPI_SUCCESS)
             (*n)++;
         return rc;

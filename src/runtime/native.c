@@ -15,25 +15,27 @@
 
 #include <limits.h>
 
-/* The arguments of a family's MPI collective (include/mpicoll.h) but the
- * communicator, from the native_args. */
-#define NATIVE_ARGS_block(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype
-#define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op
-#define NATIVE_ARGS_rooted_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root
-#define NATIVE_ARGS_bcast(a) a->rbuf, a->rcount, a->rtype, a->root
-#define NATIVE_ARGS_vreduction(a) a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op
+/* The arguments of a family's MPI collective (include/mpicoll.h), from
+ * the native_args, up to the communicator (each ends with its comma, so
+ * that a family of the communicator alone has none). */
+#define NATIVE_ARGS_block(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+#define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
+#define NATIVE_ARGS_rooted_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root,
+#define NATIVE_ARGS_bcast(a) a->rbuf, a->rcount, a->rtype, a->root,
+#define NATIVE_ARGS_vreduction(a) a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op,
 #define NATIVE_ARGS_vblock(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls, \
-    a->rtype
+    a->rtype,
 #define NATIVE_ARGS_rooted_block(a) \
-    a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root
+    a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
+#define NATIVE_ARGS_barrier(a)
 
 int native_run(const native_args *a, MPI_Request *req)
 {
     const coll_desc *c = a->coll;
 #define NATIVE_RUN_(name, Name, family)                                              \
     if (c == &name##_desc)                                                           \
-        return req ? PMPI_I##name(NATIVE_ARGS_##family(a), a->comm, req)             \
-                   : PMPI_##Name(NATIVE_ARGS_##family(a), a->comm);
+        return req ? PMPI_I##name(NATIVE_ARGS_##family(a) a->comm, req)              \
+                   : PMPI_##Name(NATIVE_ARGS_##family(a) a->comm);
     MPICOLL_COLLECTIVES(NATIVE_RUN_)
 #undef NATIVE_RUN_
     return MPI_ERR_INTERN;

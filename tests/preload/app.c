@@ -2,7 +2,7 @@
  * A plain MPI program, built without any mpicoll header or library: the
  * preload test runs it with and without libmpicoll_preload.so and compares
  * what it prints. Several collectives, in place and not, a derived
- * datatype, MPI_COMM_WORLD and a split communicator, and a point-to-point
+ * datatype, a barrier, MPI_COMM_WORLD and a split communicator, and a point-to-point
  * receive (MPI_ANY_SOURCE, MPI_ANY_TAG) posted before the collectives and
  * matched after them. Values are integers (doubles too), so every
  * algorithm gives the same bits.
@@ -114,6 +114,7 @@ static void run(MPI_Comm comm, int color)
     MPI_Scatter(si, n, MPI_INT, rank == size - 1 ? MPI_IN_PLACE : ri, n, MPI_INT, size - 1, comm);
     report("scatter in place", rank == size - 1 ? 0 : hash(ri, sizeof(int) * (size_t)n, 17),
            comm, color);
+    report("barrier", (unsigned long)MPI_Barrier(comm), comm, color);
     free(si);
     free(ri);
     free(sd);
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
         report("gather intercomm", root == MPI_ROOT ? hash(from, sizeof(int) * (size_t)nremote, 14)
                                                     : 0, inter, 1 + rank % 2);
         free(from);
+        report("barrier intercomm", (unsigned long)MPI_Barrier(inter), inter, 1 + rank % 2);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&peer);
     }

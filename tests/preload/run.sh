@@ -29,7 +29,7 @@ for c in $(sed -n 's/^ *X(\([a-z_0-9]*\),.*/\1/p' "$(dirname "$0")/../../include
   grep -q "^mpicoll: $c algorithm=" "$dir/log" || { cat "$dir/log"; fail "no mpicoll $c in the log"; }
 done
 if [ "$np" -ge 4 ]; then
-  for c in allreduce gather; do
+  for c in allreduce gather barrier; do
     grep -q "^mpicoll: $c native MPI collective (intercommunicator)" "$dir/log" ||
       { cat "$dir/log"; fail "the intercommunicator $c did not go to the MPI library's collective"; }
   done

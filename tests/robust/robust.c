@@ -8,7 +8,7 @@
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
                                       "bcast", "reduce_scatter_block", "allgatherv",
                                       "reduce_scatter", "scan", "exscan", "gather",
-                                      "scatter" };
+                                      "scatter", "barrier" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -114,6 +114,11 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_scatter_with(alg, sb, sn, st, rb, n, t, root, comm)
              : f == NB ? mpicoll_iscatter(sb, sn, st, rb, n, t, root, comm, rq)
              : mpicoll_scatter_init(sb, sn, st, rb, n, t, root, comm, rq);
+    case BAR:
+        return f == BLOCKING ? mpicoll_barrier(comm)
+             : f == WITH ? mpicoll_barrier_with(alg, comm)
+             : f == NB ? mpicoll_ibarrier(comm, rq)
+             : mpicoll_barrier_init(comm, rq);
     default:
         return f == BLOCKING ? mpicoll_reduce_scatter_block(sb, rb, n, t, op, comm)
              : f == WITH ? mpicoll_reduce_scatter_block_with(alg, sb, rb, n, t, op, comm)
@@ -164,8 +169,8 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     }
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
-                         c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC
-                             ? MPI_OP_NULL : MPI_SUM,
+                         c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC ||
+                         c == BAR ? MPI_OP_NULL : MPI_SUM,
                          root, comm,
                          NULL, 0 };
     return a;
@@ -178,6 +183,8 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
     if (c == RS)
         c = RSB;
     const int n = d->n, p = d->p, r = d->rank;
+    if (c == BAR)
+        return 0;
     if (c == BC || ((c == RED || c == GA || c == SC) && r != p - 1))
         return c != BC;     /* a rooted collective's non-roots call as usual */
     if (c == SC) {          /* the root's block stays in its send buffer */
@@ -203,7 +210,8 @@ int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
         c = RSB;
     const int n = d->n, p = d->p, r = d->rank, root = p - 1, sum = 10000 * (p * (p - 1) / 2);
     const int len = c == AG || c == A2A || (c == GA && r == root) ? p * n
-                  : ((c == RED || c == GA) && r != root) || (c == EXS && r == 0) ? 0 : n;
+                  : ((c == RED || c == GA) && r != root) || (c == EXS && r == 0) || c == BAR ? 0
+                  : n;
     /* scan's and exscan's sums: over ranks 0..q - 1 */
     const int q = c == SCAN ? r + 1 : r, prefix = 10000 * (q * (q - 1) / 2);
     for (int i = 0; i < len; i++) {

@@ -9,14 +9,15 @@
  * gather and scatter use the root p - 1. allgatherv gives every rank the
  * count n, in rank order: allgather's data; reduce_scatter every rank the
  * count n: reduce_scatter_block's. exscan's rank 0 receives nothing (its
- * buffer is not checked).
+ * buffer is not checked). A barrier has no data: its buffers must stay
+ * untouched.
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };

@@ -154,7 +154,7 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
     struct rb_args a = { .sbuf = fx->sbuf, .rbuf = fx->rbuf, .scount = N, .rcount = N,
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
-    if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC)
+    if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC || c == BAR)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -173,12 +173,13 @@ struct ecase {
 #define GAC (1u << GA)
 #define SCC (1u << SC)
 #define ALLC (BLOCKC | VECC | GAC | SCC)
+#define BARC (1u << BAR)       /* a barrier: its communicator and request only */
 
 /* gather's receive side and scatter's send side are significant at the
  * root only: their cases there are ROOT_ONLY (*_at_root). */
 static const struct ecase cases[] = {
-    { "comm_null", MPI_ERR_COMM, EVERY, ALLC },
-    { "intercomm", MPI_ERR_COMM, EVERY, ALLC },
+    { "comm_null", MPI_ERR_COMM, EVERY, ALLC | BARC },
+    { "intercomm", MPI_ERR_COMM, EVERY, ALLC | BARC },
     { "negative_count", MPI_ERR_COUNT, EVERY, ALLC & ~GAC },
     { "negative_count_at_root", MPI_ERR_COUNT, ROOT_ONLY, GAC },
     { "negative_sendcount", MPI_ERR_COUNT, EVERY, BLOCKC | GAC },
@@ -220,7 +221,7 @@ static const struct ecase cases[] = {
     { "counts_differ_at_root", MPI_ERR_TRUNCATE, ROOT_ONLY, GAC | SCC },
     { "int_against_double", MPI_ERR_TYPE, EVERY, BLOCKC },
     { "int_against_double_at_root", MPI_ERR_TYPE, ROOT_ONLY, GAC | SCC },
-    { "request_null", MPI_ERR_ARG, EVERY, ALLC },   /* nonblocking and persistent only */
+    { "request_null", MPI_ERR_ARG, EVERY, ALLC | BARC },   /* nonblocking and persistent only */
     /* valid calls next to the checks: they must not be refused */
     { "count_0_null_buffers", MPI_SUCCESS, EVERY, ALLC },
     { "mpi_bottom", MPI_SUCCESS, EVERY, BLOCKC },

@@ -28,6 +28,7 @@
  * failing (algorithm, p) and the exit code is 1 if any rank failed.
  */
 #include "sweep.h"
+#include "barrier_check.h"
 #include "block_check.h"
 #include "vec_cases.h"
 #include "vec_check.h"
@@ -40,10 +41,13 @@
 
 struct opts {
     const char *coll, *only, *mode;
-    int quick, list, np, rpn, block;
+    int quick, list, np, rpn, block, barrier;
 };
 
 static int calls[SWEEP_MAX_VARIANTS][SWEEP_MAX_NP + 1];
+/* barrier: a duplicate and a split of the layout's communicator, made
+ * once for all its variants */
+static MPI_Comm bar_dup = MPI_COMM_NULL, bar_half = MPI_COMM_NULL;
 static int fails[SWEEP_MAX_VARIANTS][SWEEP_MAX_NP + 1];
 
 static int usage(const char *prog)
@@ -56,14 +60,13 @@ static int usage(const char *prog)
     return 2;
 }
 
-/* 1 if coll is a collective of the block families (include/mpicoll.h:
- * block, vblock, rooted_block: block_check.c tests them), else 0. */
-static int block_family(const char *coll)
+/* 1 if coll is a collective of the family `fam` (include/mpicoll.h), else
+ * 0. */
+static int in_family(const char *coll, const char *fam)
 {
-#define FAMILY_(name, Name, family)                                              \
-    if (strcmp(coll, #name) == 0)                                                \
-        return strcmp(#family, "block") == 0 || strcmp(#family, "vblock") == 0 || \
-               strcmp(#family, "rooted_block") == 0;
+#define FAMILY_(name, Name, family)          \
+    if (strcmp(coll, #name) == 0)            \
+        return strcmp(#family, fam) == 0;
     MPICOLL_COLLECTIVES(FAMILY_)
 #undef FAMILY_
     return 0;
@@ -77,8 +80,12 @@ static int parse(int argc, char **argv, struct opts *o)
     if (argc < 2)
         return -1;
     o->coll = argv[1];
-    o->block = block_family(o->coll);
-    if (o->block ? bc_coll_from_name(o->coll) < 0 : vc_coll_from_name(o->coll) < 0)
+    /* the block families: block_check.c tests them */
+    o->block = in_family(o->coll, "block") || in_family(o->coll, "vblock") ||
+               in_family(o->coll, "rooted_block");
+    o->barrier = in_family(o->coll, "barrier");
+    if (o->block ? bc_coll_from_name(o->coll) < 0
+                 : !o->barrier && vc_coll_from_name(o->coll) < 0)
         return -1;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
@@ -155,7 +162,16 @@ static void run_variant(const struct opts *o, const struct variant *v, int vi, M
     const int quick = o->quick || v->quick_only || !full;
     MPI_Comm_size(comm, &p);
     MPI_Comm_rank(comm, &rank);
-    if (o->block) {
+    if (o->barrier) {
+        char ctx[64];
+        snprintf(ctx, sizeof ctx, "mode=%.16s%s%.0d", o->mode, o->rpn ? " rpn=" : "", o->rpn);
+        struct bar_call base = { .spec = spec, .algo_label = v->label, .comm = comm,
+                                 .comm_label = comm_label, .expect_algo = expected(o, v, p),
+                                 .context = ctx, .dup = bar_dup, .half = bar_half };
+        failed = bar_run_comm(&base, quick, &n);
+        if (rank != 0)
+            n = 0;
+    } else if (o->block) {
         struct bc_call base = {
             .coll = (enum bc_coll)bc_coll_from_name(o->coll),
             .spec = spec, .algo_label = v->label, .comm = comm, .comm_label = comm_label,
@@ -201,7 +217,11 @@ static void list(const struct opts *o, const struct variant *vs, int nv)
     }
     printf("%s: p = full matrix on communicators of p ranks, quick_p = counts up to p + 1"
            " only\n", o->coll);
-    if (o->block) {
+    if (o->barrier) {
+        printf("%s per (algorithm, communicator): one barrier with each rank late in turn"
+               " (quick: the last), then barriers on it, a duplicate and a split among bcast and"
+               " allreduce, and non-blocking barriers\n", o->coll);
+    } else if (o->block) {
         printf("%s matrix per (algorithm, communicator): types", o->coll);
         for (int d = 0; d < bc_ncases; d++)
             printf(" %s", bc_cases[d].name);
@@ -246,7 +266,8 @@ int main(int argc, char **argv)
     if (sweep_fault_install() != 0)
         MPI_Abort(MPI_COMM_WORLD, 2);
 #endif
-    bad = o.block ? bc_types_create() : vc_setup((enum vc_coll)vc_coll_from_name(o.coll));
+    bad = o.barrier ? 0 : o.block ? bc_types_create()
+                                  : vc_setup((enum vc_coll)vc_coll_from_name(o.coll));
     nl = sweep_layouts(n, ls, SWEEP_MAX_LAYOUTS);
     if (nl == 0) {
         if (rank == 0)
@@ -260,8 +281,12 @@ int main(int argc, char **argv)
         snprintf(ctx, sizeof ctx, "mode=%.16s%s%.0d", o.mode, o.rpn ? " rpn=" : "", o.rpn);
         bc_set_context(ctx);
         const int full = full_matrix(ls, li, n, rank);
+        if (o.barrier)
+            bar_comms_make(comm, &bar_dup, &bar_half);
         for (int vi = 0; vi < nv; vi++)
             run_variant(&o, &vs[vi], vi, comm, ls[li].label, full);
+        if (o.barrier)
+            bar_comms_free(&bar_dup, &bar_half);
         sweep_idle_barrier();
         if (comm != MPI_COMM_WORLD)
             MPI_Comm_free(&comm);
@@ -292,7 +317,7 @@ int main(int argc, char **argv)
                total[1], bad ? ", FAIL in the test set-up" : "", MPI_Wtime() - t0);
     if (o.block)
         bc_types_free();
-    else
+    else if (!o.barrier)
         vc_teardown();
     MPI_Finalize();
     return total[1] || bad ? 1 : 0;

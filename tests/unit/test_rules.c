@@ -198,6 +198,11 @@ static void test_openmpi_tree(void)
         { "bcast", 17, 65536, "scatter_allgather_rd" },
         { "bcast", 64, 1 << 20, "scatter_allgather_rd" }, { "bcast", 1024, 1 << 18, "scatter_allgather_rd" },
         { "bcast", 65, 1 << 20, "scatter_allgather_ring" }, { "bcast", 100, 1 << 18, "scatter_allgather_ring" },
+        /* barrier: Open MPI 4.1's decision by size */
+        { "barrier", 2, 0, "recursive_doubling" }, { "barrier", 5, 0, "linear" },
+        { "barrier", 8, 0, "recursive_doubling" }, { "barrier", 64, 0, "bruck" },
+        { "barrier", 300, 0, "tree" }, { "barrier", 600, 0, "bruck" },
+        { "barrier", 2000, 0, "tree" }, { "barrier", 5000, 0, "bruck" },
         { "bcast", 15, 8, "binomial" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
@@ -252,6 +257,7 @@ static void test_openmpi_tree(void)
         { "gather", 4, 262144, "linear" }, { "gather", 7, 524287, "linear" },
         { "gather", 4, 524288, "native" },
         { "scatter", 2, 1, "native" }, { "scatter", 8, 1 << 20, "native" },
+        { "barrier", 2, 0, "native" }, { "barrier", 8, 0, "native" },
     };
     /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
     static const struct { int np; size_t bytes; const char *alg; } x[] = {
@@ -349,6 +355,12 @@ static void test_openmpi_names(void)
         { "gather", "linear_sync", "linear_sync", 3 },
         { "scatter", "basic_linear", "linear", 1 },
         { "scatter", "binomial", "binomial", 2 },
+        { "barrier", "linear", "linear", 1 },
+        { "barrier", "double_ring", "double_ring", 2 },
+        { "barrier", "recursive_doubling", "recursive_doubling", 3 },
+        { "barrier", "bruck", "bruck", 4 },
+        { "barrier", "two_proc", "two_proc", 5 },
+        { "barrier", "tree", "tree", 6 },
     };
     const size_t n = sizeof t / sizeof t[0];
     char what[200], id[8];

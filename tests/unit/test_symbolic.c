@@ -336,6 +336,100 @@ static int shm_cases(int *ncases)
     return failures;
 }
 
+/* Barriers (a synchronising collective): no rank may finish before every
+ * rank has started, which the checker proves by causality. A correct
+ * dissemination barrier, and barriers with one fault each. */
+static void barrier_with(plan *pl, const plan_args *a, int fault)
+{
+    const int p = a->p, r = a->rank;
+    if (fault == 0 || fault == 1) {     /* dissemination; 1: its last round missing */
+        for (int d = 1; d < p && !(fault == 1 && 2 * d >= p); d *= 2) {
+            plan_send_token(pl, (r + d) % p);
+            plan_recv_token(pl, (r + p - d) % p);
+            plan_end_round(pl);
+        }
+    } else if (fault == 2) {            /* rank 0 releases the others at once */
+        if (r != 0) {
+            plan_send_token(pl, 0);
+            plan_end_round(pl);
+            plan_recv_token(pl, 0);
+            return;
+        }
+        for (int q = 1; q < p; q++) {
+            plan_recv_token(pl, q);
+            plan_send_token(pl, q);
+        }
+    } else if (fault == 3) {            /* a binomial fan-in without the fan-out */
+        for (int jump = 1; jump < p; jump *= 2) {
+            if (r & (jump - 1))
+                break;
+            if ((r & jump) == 0 && r + jump < p)
+                plan_recv_token(pl, r + jump);
+            else if (r & jump)
+                plan_send_token(pl, r - jump);
+            plan_end_round(pl);
+        }
+    } else if (fault == 4 || fault == 5) {
+        /* a ring: each round every rank sends to rank + 1 and receives from
+         * rank - 1, both posted at the round's start, so news moves one rank
+         * a round; 4: p - 1 rounds (right), 5: p - 2 (one short) */
+        for (int k = 0; k < p - (fault == 4 ? 1 : 2); k++) {
+            plan_send_token(pl, (r + 1) % p);
+            plan_recv_token(pl, (r + p - 1) % p);
+            plan_end_round(pl);
+        }
+    } else if (fault == 6) {            /* a token received as a byte */
+        plan_need_tmp(pl, 1);
+        plan_send_token(pl, (r + 1) % p);
+        plan_recv(pl, BUF_TMP, 0, 1, (r + p - 1) % p);
+    } else {                            /* 7: a node barrier alone, on two nodes */
+        plan_sync(pl);
+    }
+}
+
+#define BAR_FAULT(n) \
+    static void bar##n(plan *pl, const plan_args *a) { barrier_with(pl, a, n); }
+BAR_FAULT(0) BAR_FAULT(1) BAR_FAULT(2) BAR_FAULT(3) BAR_FAULT(4) BAR_FAULT(5) BAR_FAULT(6)
+BAR_FAULT(7)
+
+static int barrier_cases(int *ncases)
+{
+    static const int one_node[6] = { 0 }, two_nodes[6] = { 0, 0, 0, 1, 1, 1 };
+    static const struct {
+        plan_builder build;
+        const int *node_of;
+        const char *expect;
+    } bc[] = {
+        { bar0, NULL, NULL },
+        { bar1, NULL, "rank 0 finishes its plan without hearing from rank 1" },
+        { bar2, NULL, "rank 1 finishes its plan without hearing from rank 2" },
+        { bar3, NULL, "rank 1 finishes its plan without hearing from rank 0" },
+        { bar4, NULL, NULL },
+        { bar5, NULL, "finishes its plan without hearing from rank" },
+        { bar6, NULL, "which receives 1 bytes" },
+        { bar7, one_node, NULL },
+        { bar7, two_nodes, "rank 0 finishes its plan without hearing from rank 3" },
+    };
+    int failures = 0, n = (int)(sizeof bc / sizeof bc[0]);
+    *ncases = n;
+    for (int i = 0; i < n; i++) {
+        coll_algo a = { .name = "barrier_under_test", .build = bc[i].build };
+        int params[PLAN_MAX_PARAMS] = { 0 };
+        sym_opts o = { .block = 1, .node_of = bc[i].node_of };
+        sym_result r;
+        if (sym_run(&barrier_desc, &a, params, 6, &o, &r))
+            return -1;
+        int ok = bc[i].expect ? !r.ok && strstr(r.why, bc[i].expect) != NULL : r.ok;
+        if (!ok) {
+            printf("FAIL barrier case %d: expected %s, got: %s\n", i,
+                   bc[i].expect ? bc[i].expect : "a pass", r.ok ? "a pass" : r.why);
+            failures++;
+        }
+    }
+    printf("barriers: %d passed, %d failed\n", n - failures, failures);
+    return failures;
+}
+
 int main(void)
 {
     int failures = 0, n = (int)(sizeof cases / sizeof cases[0]);
@@ -359,14 +453,14 @@ int main(void)
             }
         }
     }
-    int nshm, npre, rfail = reduction_cases(), sfail = shm_cases(&nshm);
-    int pfail = prefix_cases(&npre);
-    if (rfail < 0 || sfail < 0 || pfail < 0) {
+    int nshm, npre, nbar, rfail = reduction_cases(), sfail = shm_cases(&nshm);
+    int pfail = prefix_cases(&npre), bfail = barrier_cases(&nbar);
+    if (rfail < 0 || sfail < 0 || pfail < 0 || bfail < 0) {
         printf("FAIL: out of memory\n");
         return 1;
     }
     printf("%d passed, %d failed\n",
-           2 * n - failures + 7 - rfail + nshm - sfail + npre - pfail,
-           failures + rfail + sfail + pfail);
-    return failures + rfail + sfail + pfail != 0;
+           2 * n - failures + 7 - rfail + nshm - sfail + npre - pfail + nbar - bfail,
+           failures + rfail + sfail + pfail + bfail);
+    return failures + rfail + sfail + pfail + bfail != 0;
 }
