@@ -1,6 +1,6 @@
 /*
- * mpicoll list / check / show: the table, the symbolic checker and the
- * diagrams. None of these needs mpirun or MPI_Init.
+ * mpicoll list / check: the table and the symbolic checker (show, the
+ * diagrams: show.c). None of these needs mpirun or MPI_Init.
  */
 #include "cli.h"
 #include "model/coll.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const coll_desc *need_coll(const char *name)
+const coll_desc *cli_need_coll(const char *name)
 {
     const coll_desc *c = name ? coll_find(name) : NULL;
     if (!c) {
@@ -25,7 +25,7 @@ static const coll_desc *need_coll(const char *name)
 
 /* An algorithm's restrictions as `mpicoll list` shows them: every one
  * restrictions.def names, joined with ", "; "-" for none. */
-static void restriction_text(unsigned r, char *buf, size_t len)
+void cli_restriction_text(unsigned r, char *buf, size_t len)
 {
     size_t n = 0;
     snprintf(buf, len, "-");
@@ -65,7 +65,7 @@ static void list_coll(const coll_desc *c)
     for (int i = 0; i < c->nalgos; i++) {
         const coll_algo *a = &c->algos[i];
         param_text(a, params, sizeof params);
-        restriction_text(a->restrictions, restr, sizeof restr);
+        cli_restriction_text(a->restrictions, restr, sizeof restr);
         wname = max_int(wname, (int)strlen(a->name));
         walias = max_int(walias, a->aliases ? (int)strlen(a->aliases) : 1);
         wrestr = max_int(wrestr, (int)strlen(restr));
@@ -81,14 +81,14 @@ static void list_coll(const coll_desc *c)
         if (a->ompi_id)
             snprintf(id, sizeof id, "%d", a->ompi_id);
         param_text(a, params, sizeof params);
-        restriction_text(a->restrictions, restr, sizeof restr);
+        cli_restriction_text(a->restrictions, restr, sizeof restr);
         printf("  %-*s %4s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, a->name, id, walias,
                a->aliases ? a->aliases : "-", wrestr, restr, wfall,
                a->fallback ? a->fallback : "-", wparams, params, a->summary);
     }
 }
 
-static int wants_help(int argc, char **argv)
+int cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
@@ -98,7 +98,7 @@ static int wants_help(int argc, char **argv)
 
 int mpicoll_cli_list(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
+    if (cli_wants_help(argc, argv)) {
         printf("usage: mpicoll list [COLLECTIVE]\n"
                "The algorithms of COLLECTIVE (default: of every collective): name, Open MPI\n"
                "4.1's id and other names (MPICOLL_<COLLECTIVE>, rules files and bench -a\n"
@@ -115,7 +115,7 @@ int mpicoll_cli_list(int argc, char **argv)
         return 2;
     }
     if (argc > 1) {
-        const coll_desc *c = need_coll(argv[1]);
+        const coll_desc *c = cli_need_coll(argv[1]);
         if (!c)
             return 2;
         list_coll(c);
@@ -366,7 +366,7 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
 int mpicoll_cli_check(int argc, char **argv)
 {
     const char *alg = "all", *np = "1:64";
-    int help = wants_help(argc, argv);
+    int help = cli_wants_help(argc, argv);
     if (argc < 2 || help) {
         fprintf(help ? stdout : stderr, "usage: mpicoll check COLLECTIVE [--algorithm "
                 "NAME[:p=v]|all] [--np A:B[,N...]]\n");
@@ -377,7 +377,7 @@ int mpicoll_cli_check(int argc, char **argv)
                    "order, no deadlock.\n");
         return help ? 0 : 2;
     }
-    const coll_desc *c = need_coll(argv[1]);
+    const coll_desc *c = cli_need_coll(argv[1]);
     if (!c)
         return 2;
     for (int i = 2; i < argc; i++) {
@@ -414,212 +414,4 @@ int mpicoll_cli_check(int argc, char **argv)
     }
     free(nps);
     return failed;
-}
-
-typedef struct show_ctx {
-    size_t block;
-    size_t send_len;    /* a label divided by this is the sending rank */
-    int reduction;
-    int compact;
-    int nsteps;
-    char *grid;         /* compact: [step][block row][rank] */
-    int p;
-} show_ctx;
-
-static int64_t label_at(unsigned char *const *recv, int r, size_t i, size_t cell)
-{
-    int64_t l;
-    memcpy(&l, recv[r] + i * cell, sizeof l);
-    return l;
-}
-
-static void draw(void *ctx, int step, int p, unsigned char *const *recv,
-                 const size_t *recv_len, size_t cell)
-{
-    show_ctx *s = ctx;
-    size_t len = 0;
-    for (int r = 0; r < p; r++)
-        len = recv_len[r] > len ? recv_len[r] : len;
-    size_t nblocks = len / s->block;
-    if (s->compact) {
-        char *g = realloc(s->grid, (size_t)(step + 1) * nblocks * (size_t)p + 1);
-        if (!g)
-            return;
-        s->grid = g;
-        s->nsteps = step + 1;
-        for (size_t b = 0; b < nblocks; b++)
-            for (int r = 0; r < p; r++) {
-                int64_t l = b < recv_len[r] ? label_at(recv, r, b * s->block, cell) : -1;
-                /* a reduction shows how many ranks an element holds */
-                int64_t k = l < 0 ? -1 : s->reduction
-                    ? sym_cell_contributions(recv[r] + b * s->block * cell, cell)
-                    : l / (int64_t)s->send_len;
-                s->grid[((size_t)step * nblocks + b) * (size_t)p + (size_t)r] =
-                    k < 0 || (s->reduction && k == 0) ? '.'
-                                                      : "0123456789abcdefghijklmnopqrstuvwxyz"[k % 36];
-            }
-        return;
-    }
-    printf("after round %d:\n   #", step);
-    for (int r = 0; r < p; r++)
-        printf(" %4d", r);
-    printf("\n");
-    for (size_t b = 0; b < nblocks; b++) {
-        printf("    ");
-        for (int r = 0; r < p; r++) {
-            int64_t l = b < recv_len[r] ? label_at(recv, r, b * s->block, cell) : -1;
-            if (l < 0)
-                printf(" [  ]");
-            else
-                printf(" [%2lld]", (long long)(l / (int64_t)s->send_len));
-        }
-        printf("\n");
-    }
-}
-
-/* The compact diagram of the algorithms' header comments: rounds side by
- * side, a column per rank, a row per block of the receive buffer. */
-static void print_compact(const show_ctx *s, size_t nblocks)
-{
-    int w = s->p > 6 ? s->p : 6;
-    printf("round");
-    for (int k = 0; k < s->nsteps; k++)
-        printf("  %-*d", w, k);
-    printf("\nrank ");
-    for (int k = 0; k < s->nsteps; k++) {
-        printf("  ");
-        for (int r = 0; r < w; r++)
-            putchar(r < s->p ? "0123456789abcdefghijklmnopqrstuvwxyz"[r % 36] : ' ');
-    }
-    printf("\n");
-    for (size_t b = 0; b < nblocks; b++) {
-        printf("%-5zu", b);
-        for (int k = 0; k < s->nsteps; k++)
-            printf("  %.*s%*s", s->p, s->grid + ((size_t)k * nblocks + b) * (size_t)s->p,
-                   w - s->p, "");
-        printf("\n");
-    }
-}
-
-static void print_rounds(const coll_desc *c, const coll_algo *a, const int *params, int p,
-                         const int *node_of)
-{
-    for (int r = 0; r < p; r++) {
-        plan pl;
-        plan_args args = { .p = p, .rank = r, .block = 1, .esize = 1, .node_of = node_of };
-        memcpy(args.param, params, sizeof args.param);
-        if (plan_build(&pl, a->build, &args))
-            return;
-        printf("rank %d:", r);
-        for (size_t k = 0; k < pl.nrounds; k++) {
-            printf(pl.rounds[k].sync ? " | barrier" : " |");
-            for (size_t i = 0; i < pl.rounds[k].nops; i++) {
-                const plan_op *op = &pl.ops[pl.rounds[k].first + i];
-                if (op->kind == OP_SEND)
-                    printf(" ->%d(%zu)", op->peer, op->bytes);
-                else if (op->kind == OP_RECV)
-                    printf(" <-%d(%zu)", op->peer, op->bytes);
-                else if (op->kind == OP_PUBLISH)
-                    printf(" publish");
-                else if (op->kind == OP_PULL)
-                    printf(" pull<-%d(%zu)", op->peer, op->bytes);
-                else
-                    printf(" copy(%zu)", op->bytes);
-            }
-        }
-        printf("\n");
-        plan_free(&pl);
-    }
-    (void)c;
-}
-
-int mpicoll_cli_show(int argc, char **argv)
-{
-    int p = 6, compact = 0, rpn = 0, help = wants_help(argc, argv);
-    if (argc < 3 || help) {
-        fprintf(help ? stdout : stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] "
-                "[--np P] [--ranks-per-node K] [--compact]\n");
-        return help ? 0 : 2;
-    }
-    const coll_desc *c = need_coll(argv[1]);
-    if (!c)
-        return 2;
-    for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "--np") == 0 && i + 1 < argc)
-            p = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--ranks-per-node") == 0 && i + 1 < argc)
-            rpn = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--compact") == 0)
-            compact = 1;
-        else {
-            fprintf(stderr, "mpicoll show: unexpected argument '%s'\n", argv[i]);
-            return 2;
-        }
-    }
-    const coll_algo *a;
-    int params[PLAN_MAX_PARAMS];
-    char err[512];
-    if (spec_parse(c, argv[2], &a, params, err, sizeof err)) {
-        fprintf(stderr, "mpicoll show: %s\n", err);
-        return 2;
-    }
-    if (p < 1 || p > 36) {
-        fprintf(stderr, "mpicoll show: --np must be in 1..36\n");
-        return 2;
-    }
-    if (coll_algo_native(a)) {
-        printf("%s native: %s, nothing to show\n", c->name, NATIVE_NO_PLAN);
-        return 0;
-    }
-    call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
-    if (!coll_algo_applies(a, &ci)) {
-        char restr[160];
-        restriction_text(a->restrictions, restr, sizeof restr);
-        fprintf(stderr, "mpicoll show: %s does not run on %d ranks (restriction: %s)\n", a->name,
-                p, restr);
-        return 2;
-    }
-    int node_of[36];
-    for (int r = 0; r < p; r++)
-        node_of[r] = rpn > 0 ? r / rpn : 0;
-    const coll_shape shape = { .p = p, .block = 1 };
-    size_t nblocks = 0;
-    for (int r = 0; r < p; r++) {
-        coll_shape sr = { .p = p, .rank = r, .block = 1 };
-        nblocks = c->recv_bytes(&sr) > nblocks ? c->recv_bytes(&sr) : nblocks;
-    }
-    show_ctx ctx = { .block = 1, .send_len = c->send_bytes(&shape), .compact = compact, .p = p,
-                     .reduction = c->reduction };
-    if (c->rooted)  /* root 0: a label is a rank's block (gather), or a block of the root's
-                     * data (bcast, scatter) */
-        ctx.send_len = 1;
-    if (c->synchronizing) {     /* the checker's view: a row per rank, [k] once k's entry
-                                 * has reached the column's rank */
-        nblocks = (size_t)p;
-        ctx.send_len = 1;
-    }
-    if (!compact) {
-        char spec[128];
-        spec_format(a, params, spec, sizeof spec);
-        if (c->synchronizing)
-            printf("%s %s on %d ranks: column = rank, row k = rank k, [k] = rank k's entry has\n"
-                   "reached the column's rank. Operations per rank and round (bytes):\n",
-                   c->name, spec, p);
-        else
-            printf("%s %s on %d ranks: column = rank, row = block of the receive buffer,\n"
-                   "[k] = rank k's block is there. Operations per rank and round (bytes in "
-                   "blocks):\n", c->name, spec, p);
-        print_rounds(c, a, params, p, node_of);
-    }
-    sym_result r;
-    int rc = 0;
-    sym_opts o = { .block = 1, .esize = 1, .node_of = node_of, .snap = draw, .ctx = &ctx };
-    if (sym_run(c, a, params, p, &o, &r) || !r.ok) {
-        printf("FAILED: %s\n", r.why);
-        rc = 1;
-    } else if (compact) {
-        print_compact(&ctx, nblocks);
-    }
-    free(ctx.grid);
-    return rc;
 }
