@@ -12,7 +12,7 @@ launch and say how bad the worst one is, never rest on one lucky launch.
     scripts/launches.py --np 2 --launches 5 --all-colls -a native,auto --wide auto
 
 Everything after the collective goes to `mpicoll bench` (its -a must
-include native). --all-colls runs the six collectives in turn (one launch
+include native). --all-colls runs every collective in turn (one launch
 of each per round, so they interleave). Exit code 0, or 1 if a launch
 failed.
 """

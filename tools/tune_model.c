@@ -58,7 +58,7 @@ static void usage(FILE *f)
         "                    [-m SIZES] [-o FILE] [COLLECTIVE...]\n"
         "Writes rules as tune does, from the cost model's predictions (mpicoll model)\n"
         "instead of measurements: no mpirun, any communicator size. For each\n"
-        "COLLECTIVE (default: all six), np and size, every algorithm that runs as\n"
+        "COLLECTIVE (default: every collective), np and size, every algorithm that runs as\n"
         "itself with tune's parameter sweep is replayed as bench times it; the fastest\n"
         "wins (within %.0f%%: auto's own choice, then default parameters).\n"
         "  --params FILE        the machine (`mpicoll calibrate`; default: the network\n"
