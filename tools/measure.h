@@ -104,6 +104,10 @@ int measure_nodes(MPI_Comm comm);
 const struct mcoll *mcoll_find(const char *name);
 /* The collectives, in order, for messages and help (NULL-terminated). */
 extern const struct mcoll *const mcolls[];
+/* Their number (the rows of include/mpicoll_collectives.h). */
+#define MCOLL_ONE_(name, Name, family) +1
+enum { MCOLLS = 0 MPICOLL_COLLECTIVES(MCOLL_ONE_) };
+#undef MCOLL_ONE_
 
 /* 1 if -l (MPI_IN_PLACE) means something for c (not for bcast). */
 int mcoll_has_inplace(const struct mcoll *c);

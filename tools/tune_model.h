@@ -34,7 +34,7 @@ struct mopts {
     long min_bytes, max_bytes;  /* the ladder, when no list */
     long list[MODEL_MAX_SIZES]; /* -m A,B,...: these sizes */
     int nlist;
-    const struct mcoll *colls[8];
+    const struct mcoll *colls[MCOLLS];
     int ncolls;
     int help;
 };

@@ -19,7 +19,7 @@ struct tune_options {
     long min_bytes, max_bytes;
     int iters, warmup;      /* -1: the defaults (tune_counts) */
     int nps[TUNE_MAX_NPS], nnps; /* 0: the default sizes */
-    const struct mcoll *colls[8];
+    const struct mcoll *colls[MCOLLS];
     int ncolls;
     int help;
 };

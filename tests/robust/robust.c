@@ -69,7 +69,7 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
         /* every rank's count n, in rank order (robust tests run on at most
          * RB_MAX_P ranks); requests keep their own copy */
         enum { RB_MAX_P = 64 };
-        static int counts[RB_MAX_P], displs[RB_MAX_P];
+        static _Thread_local int counts[RB_MAX_P], displs[RB_MAX_P];
         for (int i = 0; i < RB_MAX_P; i++) {
             counts[i] = n;
             displs[i] = i * n;
@@ -81,7 +81,7 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
     }
     case RS: {
         enum { RB_MAX_P = 64 };
-        static int counts[RB_MAX_P];
+        static _Thread_local int counts[RB_MAX_P];
         for (int i = 0; i < RB_MAX_P; i++)
             counts[i] = n;
         return f == BLOCKING ? mpicoll_reduce_scatter(sb, rb, counts, t, op, comm)
