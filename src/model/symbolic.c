@@ -343,7 +343,8 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
         unsigned char *src = resolve(s, rs, so->buf, off, bytes, &reg, &abs);
         if (!src || shm_touch(s, rs, so->buf, off, bytes, 0))
             return -1;
-        memcpy(s->wire + pos * s->csize, src, bytes * s->csize);
+        if (bytes)      /* a token (barrier) has none, and no wire yet */
+            memcpy(s->wire + pos * s->csize, src, bytes * s->csize);
     }
     pos = 0;
     for (uint32_t k = 0; k < pieces(ro); k++, pos += bytes) {
@@ -351,7 +352,8 @@ static int transfer(sim *s, int rs, size_t is, int rv, size_t iv)
         unsigned char *dst = resolve(s, rv, ro->buf, off, bytes, &reg, &abs);
         if (!dst || shm_touch(s, rv, ro->buf, off, bytes, 1))
             return -1;
-        memcpy(dst, s->wire + pos * s->csize, bytes * s->csize);
+        if (bytes)
+            memcpy(dst, s->wire + pos * s->csize, bytes * s->csize);
     }
     /* Causality: the receiver learns what the sender had heard when it
      * posted the send. The sender's set changes only when its round
