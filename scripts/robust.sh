@@ -103,7 +103,8 @@ asan() {
 robust_build() {  # the programs of the labels valgrind and huge
   configure build-robust -DMPICOLL_HUGE_TESTS=ON -DMPICOLL_VALGRIND_TESTS=ON
   cmake --build build-robust -j"$jobs" --target test_sweep test_huge test_errors \
-    test_isolation test_threads test_allgather test_alltoall test_reduction > /dev/null
+    test_isolation test_threads test_allgather test_alltoall test_allgatherv test_reduction \
+    > /dev/null
 }
 
 valgrind_part() {
