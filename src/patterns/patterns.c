@@ -469,3 +469,27 @@ void pat_placed_finish(plan *pl, pat_placed *x, size_t block)
         plan_end_round(pl);
     }
 }
+
+int pat_binomial_subtree(int p, int rel)
+{
+    int low = rel & -rel;
+    return low < p - rel ? low : p - rel;
+}
+
+void pat_root_blocks(plan *pl, int send, int buf, int peer, int at, int n, int p, size_t B)
+{
+    if (at + n <= p) {
+        if (send)
+            plan_send(pl, buf, (size_t)at * B, (size_t)n * B, peer);
+        else
+            plan_recv(pl, buf, (size_t)at * B, (size_t)n * B, peer);
+        return;
+    }
+    if (send)
+        plan_send_begin(pl, buf, peer);
+    else
+        plan_recv_begin(pl, buf, peer);
+    plan_seg_add(pl, (size_t)at * B, (size_t)(p - at) * B);
+    plan_seg_add(pl, 0, (size_t)(at + n - p) * B);
+    plan_seg_end(pl);
+}

@@ -328,4 +328,11 @@ static inline unsigned pat_bine_nb(int v, int P)
  * pat_swing_peer(v, j, P)) it is the Bine reduce tree. */
 int pat_bine_recv_step(int v, int P);
 
+/* The binomial tree of gather and scatter (relative ranks): the blocks of
+ * rel's subtree (rel > 0), min(lowest set bit, p - rel); and the root's
+ * message of the n blocks of B bytes from block `at` of `buf` on, which
+ * wraps past block p - 1 as a second segment (send: 1, receive: 0). */
+int pat_binomial_subtree(int p, int rel);
+void pat_root_blocks(plan *pl, int send, int buf, int peer, int at, int n, int p, size_t B);
+
 #endif

@@ -33,18 +33,11 @@
  */
 #include "gather_algos.h"
 
-/* Blocks of the subtree of relative rank rel (rel > 0): min(lowbit, p - rel). */
-static int subtree(int p, int rel)
-{
-    int low = rel & -rel;
-    return low < p - rel ? low : p - rel;
-}
-
 void gather_binomial(plan *pl, const plan_args *a)
 {
     const int p = a->p, root = a->root, rel = pat_mod(a->rank - root, p);
     const size_t B = a->block;
-    const int mine = rel == 0 ? p : subtree(p, rel);
+    const int mine = rel == 0 ? p : pat_binomial_subtree(p, rel);
     if (rel == 0)
         plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)root * B, B);  /* nothing when in place */
     else if (mine > 1)
@@ -58,17 +51,12 @@ void gather_binomial(plan *pl, const plan_args *a)
         }
         const int child = rel + m;
         if (child < p) {
-            const int n = subtree(p, child), peer = pat_mod(a->rank + m, p);
+            const int n = pat_binomial_subtree(p, child), peer = pat_mod(a->rank + m, p);
             const int at = pat_mod(child + root, p);  /* the child's absolute rank */
             if (rel != 0) {
                 plan_recv(pl, BUF_TMP, (size_t)m * B, (size_t)n * B, peer);
-            } else if (at + n <= p) {
-                plan_recv(pl, BUF_RECV, (size_t)at * B, (size_t)n * B, peer);
-            } else {            /* wraps past rank p - 1 */
-                plan_recv_begin(pl, BUF_RECV, peer);
-                plan_seg_add(pl, (size_t)at * B, (size_t)(p - at) * B);
-                plan_seg_add(pl, 0, (size_t)(at + n - p) * B);
-                plan_seg_end(pl);
+            } else {            /* wraps past rank p - 1 as two segments */
+                pat_root_blocks(pl, 0, BUF_RECV, peer, at, n, p, B);
             }
         }
         plan_end_round(pl);

@@ -32,18 +32,11 @@
  */
 #include "scatter_algos.h"
 
-/* Blocks of the subtree of relative rank rel (rel > 0): min(lowbit, p - rel). */
-static int subtree(int p, int rel)
-{
-    int low = rel & -rel;
-    return low < p - rel ? low : p - rel;
-}
-
 void scatter_binomial(plan *pl, const plan_args *a)
 {
     const int p = a->p, root = a->root, rel = pat_mod(a->rank - root, p);
     const size_t B = a->block;
-    const int mine = rel == 0 ? p : subtree(p, rel);
+    const int mine = rel == 0 ? p : pat_binomial_subtree(p, rel);
     /* the highest step whose message this rank receives (rel's lowest set
      * bit), or above all steps for the root */
     int top = 1;
@@ -62,17 +55,13 @@ void scatter_binomial(plan *pl, const plan_args *a)
                 plan_recv(pl, BUF_RECV, 0, B, from);
             }
         } else if (m < low && rel + m < p) {     /* send the child's subtree */
-            const int child = rel + m, n = subtree(p, child), peer = pat_mod(a->rank + m, p);
+            const int child = rel + m, n = pat_binomial_subtree(p, child);
+            const int peer = pat_mod(a->rank + m, p);
             const int at = pat_mod(child + root, p);  /* the child's absolute rank */
             if (rel != 0) {
                 plan_send(pl, BUF_TMP, (size_t)m * B, (size_t)n * B, peer);
-            } else if (at + n <= p) {
-                plan_send(pl, BUF_SEND, (size_t)at * B, (size_t)n * B, peer);
-            } else {            /* wraps past rank p - 1 */
-                plan_send_begin(pl, BUF_SEND, peer);
-                plan_seg_add(pl, (size_t)at * B, (size_t)(p - at) * B);
-                plan_seg_add(pl, 0, (size_t)(at + n - p) * B);
-                plan_seg_end(pl);
+            } else {            /* wraps past rank p - 1 as two segments */
+                pat_root_blocks(pl, 1, BUF_SEND, peer, at, n, p, B);
             }
         }
         plan_end_round(pl);
