@@ -11,7 +11,8 @@
  *           the descriptor <name>_desc), MPICOLL_<NAME>
  *   MPI name   MPI_<MPI name>, PMPI_<MPI name> (the preload wrapper, native)
  *   family  the signature family (mpicoll.h: block, reduction,
- *           rooted_reduction, bcast, vblock, vreduction, rooted_block, barrier)
+ *           rooted_reduction, bcast, vblock, vreduction, rooted_block, barrier,
+ *           rooted_vblock, vscatter)
  * The build reads the rows as text: keep one a line, X(...) with nothing
  * else on it but the line's backslash.
  */
@@ -31,6 +32,8 @@
     X(exscan, Exscan, reduction)                                \
     X(gather, Gather, rooted_block)                             \
     X(scatter, Scatter, rooted_block)                           \
-    X(barrier, Barrier, barrier)
+    X(barrier, Barrier, barrier)                                \
+    X(gatherv, Gatherv, rooted_vblock)                          \
+    X(scatterv, Scatterv, vscatter)
 
 #endif

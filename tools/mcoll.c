@@ -109,6 +109,10 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
 #define HARNESS_rooted_block(c) \
     c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->count, MPI_BYTE, MEASURE_ROOT, c->comm
 #define HARNESS_barrier(c) c->comm
+#define HARNESS_rooted_vblock(c) c->sendbuf, c->count, MPI_BYTE, c->recvbuf, c->counts, \
+    c->displs, MPI_BYTE, MEASURE_ROOT, c->comm
+#define HARNESS_vscatter(c) c->sendbuf, c->counts, c->displs, MPI_BYTE, c->recvbuf, c->count, \
+    MPI_BYTE, MEASURE_ROOT, c->comm
 
 #define MCOLL_CALL_(name, Name, family)                                                     \
     static int call_##name(const struct call *c)                                            \
@@ -295,6 +299,17 @@ static const struct mcoll gather = {
 static const struct mcoll scatter = {
     "scatter", call_scatter, check_scatter, 1, 0, 0, T_CHAR, IP_ROOT_RECV,
     "one rank's block (root 0)", 0,
+};
+
+/* gatherv, scatterv: every rank's count the same (OSU's osu_gatherv,
+ * osu_scatterv), so the results are gather's and scatter's. */
+static const struct mcoll gatherv = {
+    "gatherv", call_gatherv, check_gather, 0, 1, 0, T_CHAR, IP_ROOT,
+    "one rank's block (root 0; every rank's count the same)", 0,
+};
+static const struct mcoll scatterv = {
+    "scatterv", call_scatterv, check_scatter, 1, 0, 0, T_CHAR, IP_ROOT_RECV,
+    "one rank's block (root 0; every rank's count the same)", 0,
 };
 
 /* Every collective of the list has its row above. */

@@ -30,10 +30,20 @@ int api_vector(const coll_desc *c, const char *spec, const void *sbuf, void *rbu
 int api_vreduction(const coll_desc *c, const char *spec, const void *sbuf, void *rbuf,
                    const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                    mpicoll_request *request, api_kind kind);
-/* A collective with counts per rank (allgatherv: vcoll_call). */
+/* A collective with counts per rank on one side (allgatherv, gatherv:
+ * the receive side; scatterv: the send side: vcoll_call), rooted or not
+ * (root -1). */
 int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scount,
                MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
                MPI_Datatype rtype, MPI_Comm comm, mpicoll_request *request, api_kind kind);
+int api_vgather(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+                MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
+                MPI_Datatype rtype, int root, MPI_Comm comm, mpicoll_request *request,
+                api_kind kind);
+int api_vscatter(const coll_desc *c, const char *spec, const void *sbuf, const int *scounts,
+                 const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm, mpicoll_request *request,
+                 api_kind kind);
 /* A collective of the communicator alone (barrier: barrier_call). */
 int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
                 api_kind kind);
@@ -57,6 +67,12 @@ int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_req
 #define API_CALL_bcast MPI_IN_PLACE, buffer, count, datatype, MPI_OP_NULL, root, comm
 #define API_PATH_vreduction vreduction
 #define API_CALL_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
+#define API_PATH_rooted_vblock vgather
+#define API_CALL_rooted_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, \
+    recvtype, root, comm
+#define API_PATH_vscatter vscatter
+#define API_CALL_vscatter sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, \
+    root, comm
 #define API_PATH_vblock vblock
 #define API_CALL_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 /* no data: its own path (api_barrier, preload_barrier) */
@@ -70,6 +86,8 @@ int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_req
 #define API_ARGS_rooted_reduction sendbuf, recvbuf, count, datatype, op, root, comm
 #define API_ARGS_bcast buffer, count, datatype, root, comm
 #define API_ARGS_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
+#define API_ARGS_rooted_vblock API_CALL_rooted_vblock
+#define API_ARGS_vscatter API_CALL_vscatter
 #define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 #define API_ARGS_rooted_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
 #define API_ARGS_barrier comm

@@ -46,7 +46,37 @@ int api_vblock(const coll_desc *c, const char *spec, const void *sbuf, int scoun
     if (kind != API_BLOCKING && !request)
         return mpicoll_raise(comm, MPI_ERR_ARG);
     const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
-    const vcoll_args v = { c, spec, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm };
+    const vcoll_args v = { .coll = c, .spec = spec, .sbuf = sbuf, .scount = scount,
+                           .stype = stype, .rbuf = rbuf, .counts = rcounts, .displs = displs,
+                           .rtype = rtype, .root = -1, .comm = comm };
+    return vcoll_call(&v, &mode);
+}
+
+int api_vgather(const coll_desc *c, const char *spec, const void *sbuf, int scount,
+                MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
+                MPI_Datatype rtype, int root, MPI_Comm comm, mpicoll_request *request,
+                api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vcoll_args v = { .coll = c, .spec = spec, .sbuf = sbuf, .scount = scount,
+                           .stype = stype, .rbuf = rbuf, .counts = rcounts, .displs = displs,
+                           .rtype = rtype, .root = root, .comm = comm };
+    return vcoll_call(&v, &mode);
+}
+
+int api_vscatter(const coll_desc *c, const char *spec, const void *sbuf, const int *scounts,
+                 const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm, mpicoll_request *request,
+                 api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vcoll_args v = { .coll = c, .spec = spec, .sbuf = sbuf, .stype = stype, .rbuf = rbuf,
+                           .rcount = rcount, .counts = scounts, .displs = displs,
+                           .rtype = rtype, .root = root, .counted_send = 1, .comm = comm };
     return vcoll_call(&v, &mode);
 }
 

@@ -67,3 +67,28 @@ static inline int64_t model_position(const coll_shape *s, size_t i)
     (void)s;
     return (int64_t)i;
 }
+
+/* Collectives with counts per rank (coll_shape count, displ): the bytes of
+ * all blocks, and the label byte i of the counted buffer holds, rank r's
+ * byte j of its block (r * S + j, S the largest count, as the checker
+ * labels send data: symbolic.c); without counts, i. */
+static inline size_t model_all_counts(const coll_shape *s)
+{
+    size_t n = 0;
+    for (int r = 0; r < s->p; r++)
+        n += shape_count(s, r);
+    return n;
+}
+
+static inline int64_t model_counted_label(const coll_shape *s, size_t i)
+{
+    if (!s->count)
+        return (int64_t)i;
+    size_t most = 0;
+    for (int r = 0; r < s->p; r++)
+        most = s->count[r] > most ? s->count[r] : most;
+    for (int r = 0; r < s->p; r++)
+        if (i >= s->displ[r] && i - s->displ[r] < s->count[r])
+            return (int64_t)r * (int64_t)most + (int64_t)(i - s->displ[r]);
+    return EXPECT_ANY;
+}

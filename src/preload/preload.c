@@ -133,6 +133,39 @@ static int preload_vblock(const coll_desc *c, const void *sbuf, int scount, MPI_
                       API_BLOCKING);
 }
 
+/* gatherv and scatterv: as allgatherv, with a root. */
+static int preload_vgather(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
+                           void *rbuf, const int *rcounts, const int *displs,
+                           MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
+                                          .stype = stype, .rbuf = rbuf, .rtype = rtype,
+                                          .root = root, .comm = comm, .rcounts = rcounts,
+                                          .rdispls = displs }, NULL);
+    return api_vgather(c, NULL, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
+                       NULL, API_BLOCKING);
+}
+
+static int preload_vscatter(const coll_desc *c, const void *sbuf, const int *scounts,
+                            const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
+                            MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .stype = stype,
+                                          .rbuf = rbuf, .rcount = rcount, .rtype = rtype,
+                                          .root = root, .comm = comm, .rcounts = scounts,
+                                          .rdispls = displs }, NULL);
+    return api_vscatter(c, NULL, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
+                        NULL, API_BLOCKING);
+}
+
 /* A collective of the communicator alone (barrier): mpicoll's, or the
  * MPI library's own. */
 static int preload_barrier(const coll_desc *c, MPI_Comm comm)

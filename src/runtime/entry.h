@@ -47,17 +47,23 @@ int barrier_call(const coll_desc *c, const char *spec, MPI_Comm comm, const call
  * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */
 int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction);
 
-/* The whole call of a collective with counts per rank (allgatherv): rank
- * r's block is rcounts[r] elements of rtype at displs[r] of rbuf. */
+/* The whole call of a collective with counts per rank on one side
+ * (allgatherv, gatherv: rank r's block is counts[r] elements of rtype at
+ * displs[r] of rbuf; scatterv, counted_send: of stype in sbuf), rooted
+ * (gatherv, scatterv: the counts significant at the root only) or not
+ * (root -1). */
 typedef struct vcoll_args {
     const coll_desc *coll;
     const char *spec;
     const void *sbuf;
-    int scount;
+    int scount;             /* the send side's own count (allgatherv, gatherv) */
     MPI_Datatype stype;
     void *rbuf;
-    const int *rcounts, *displs;
+    int rcount;             /* the receive side's own count (scatterv) */
+    const int *counts, *displs;
     MPI_Datatype rtype;
+    int root;
+    int counted_send;
     MPI_Comm comm;
 } vcoll_args;
 

@@ -28,6 +28,11 @@
 #define NATIVE_ARGS_rooted_block(a) \
     a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
 #define NATIVE_ARGS_barrier(a)
+#define NATIVE_ARGS_rooted_vblock(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, \
+    a->rdispls, a->rtype, a->root,
+/* scatterv: the counted arrays are the send side's */
+#define NATIVE_ARGS_vscatter(a) a->sbuf, a->rcounts, a->rdispls, a->stype, a->rbuf, a->rcount, \
+    a->rtype, a->root,
 
 int native_run(const native_args *a, MPI_Request *req)
 {

@@ -23,7 +23,8 @@ typedef struct native_args {
     MPI_Op op;
     int root;
     MPI_Comm comm;
-    const int *rcounts, *rdispls;   /* collectives with counts per rank (allgatherv) */
+    const int *rcounts, *rdispls;   /* collectives with counts per rank: the counted
+                                     * side's (the send side for scatterv) */
 } native_args;
 
 /* The one place that calls the PMPI_ collectives: blocking (req NULL:

@@ -390,7 +390,8 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
     r->persistent = m->persistent;
     comm_state_retain(st);
     r->held = st;
-    if (a->rcounts) {
+    /* the counts (significant at a root only: the others may pass anything) */
+    if (a->rcounts && (a->root < 0 || a->root == comm_state_rank(st))) {
         const size_t p = (size_t)comm_state_size(st);
         if (!(r->counts = malloc(2 * p * sizeof *r->counts)))
             return MPI_ERR_NO_MEM;

@@ -26,7 +26,7 @@ static char context[160];
 bc_fault_fn bc_fault;
 
 static const char *const names[] = { "allgather", "alltoall", "allgatherv", "gather",
-                                     "scatter" };
+                                     "scatter", "gatherv", "scatterv" };
 
 const char *bc_coll_name(enum bc_coll coll)
 {
@@ -45,7 +45,7 @@ int bc_coll_from_name(const char *name)
  * scatter (from the root). */
 static int pairwise(enum bc_coll coll)
 {
-    return coll == BC_ALLTOALL || coll == BC_SCATTER;
+    return coll == BC_ALLTOALL || coll == BC_SCATTER || coll == BC_SCATTERV;
 }
 
 void bc_set_context(const char *text)
@@ -256,7 +256,8 @@ static void describe_byte(char *out, size_t len, unsigned char v)
 static void prefix(char *out, size_t len, const struct bc_call *c, int rank, int p)
 {
     char root[32] = "";
-    if (c->coll == BC_GATHER || c->coll == BC_SCATTER)
+    if (c->coll == BC_GATHER || c->coll == BC_SCATTER || c->coll == BC_GATHERV ||
+        c->coll == BC_SCATTERV)
         snprintf(root, sizeof root, " root=%d", c->root);
     snprintf(out, len, "FAIL %s: algorithm=%s%s%s%s%s np=%d comm=%s(size=%d) type=%s"
              " count=%d (sendcount=%d recvcount=%d) inplace=%d%s rank=%d world_rank=%d:",
@@ -339,6 +340,24 @@ static size_t v_layout(int p, int n, int *counts, int *displs)
     return at;
 }
 
+static int call_gatherv(const char *spec, const void *sarg, int scount, MPI_Datatype stype,
+                        void *rbuf, const int *counts, const int *displs, MPI_Datatype rtype,
+                        int root, MPI_Comm comm)
+{
+    return spec ? mpicoll_gatherv_with(spec, sarg, scount, stype, rbuf, counts, displs, rtype,
+                                       root, comm)
+                : mpicoll_gatherv(sarg, scount, stype, rbuf, counts, displs, rtype, root, comm);
+}
+
+static int call_scatterv(const char *spec, const void *sbuf, const int *counts,
+                         const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    return spec ? mpicoll_scatterv_with(spec, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                                        root, comm)
+                : mpicoll_scatterv(sbuf, counts, displs, stype, rbuf, rcount, rtype, root, comm);
+}
+
 static int call_allgatherv(const char *spec, const void *sarg, int scount, MPI_Datatype stype,
                            void *rbuf, const int *counts, const int *displs,
                            MPI_Datatype rtype, MPI_Comm comm)
@@ -383,7 +402,13 @@ int bc_run(const struct bc_call *c)
     int sblocks, rblocks, is_root, send_sig, recv_sig, in_send, in_recv;
     size_t block_bytes, sblock_bytes, rbytes, sbytes, total;
     unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
-    const int v = c->coll == BC_ALLGATHERV;
+    /* counts per rank: on the receive side (allgatherv, gatherv: rv) or
+     * the root's send side (scatterv: sv) */
+    const int sv = c->coll == BC_SCATTERV;
+    const int v = c->coll == BC_ALLGATHERV || c->coll == BC_GATHERV || sv;
+    const int rooted = c->coll == BC_GATHER || c->coll == BC_SCATTER || c->coll == BC_GATHERV ||
+                       sv;
+    const int gathers = c->coll == BC_GATHER || c->coll == BC_GATHERV;
     int *vcounts = NULL, *vdispls = NULL;
     char pre[512], msg[MPI_MAX_ERROR_STRING + 64];
     struct shape sh;
@@ -396,12 +421,14 @@ int bc_run(const struct bc_call *c)
      * which buffer MPI_IN_PLACE replaces: the send buffer, but scatter's
      * root's receive buffer (its block stays in its send data) */
     is_root = rank == c->root;
-    sblocks = a2a || (c->coll == BC_SCATTER && is_root) ? p : 1;
-    rblocks = c->coll == BC_SCATTER ? 1 : c->coll == BC_GATHER && !is_root ? 0 : p;
-    send_sig = c->coll != BC_SCATTER || is_root;
+    const int scatters = c->coll == BC_SCATTER || sv;
+    sblocks = a2a || (scatters && is_root) ? p : scatters ? 0 : 1;
+    rblocks = scatters ? 1 : gathers && !is_root ? 0 : p;
+    send_sig = !scatters || is_root;
     recv_sig = rblocks > 0;
-    in_send = c->inplace && c->coll != BC_SCATTER && (c->coll != BC_GATHER || is_root);
-    in_recv = c->inplace && c->coll == BC_SCATTER && is_root;
+    in_send = c->inplace && !scatters && (!gathers || is_root);
+    in_recv = c->inplace && scatters && is_root;
+    (void)rooted;
     sh = (struct shape){ c->coll, p, (size_t)rcount * (size_t)R->ndata, rblocks };
     if (pairwise(c->coll) && (size_t)p * (size_t)p * sh.K >= (size_t)0x7fffffff) {
         fail_line("%s test setup: %d ranks x %zu elements do not fit the int labels\n", pre,
@@ -410,18 +437,26 @@ int bc_run(const struct bc_call *c)
     }
     block_bytes = (size_t)rcount * (size_t)R->extent * R->unit;
     rbytes = (size_t)rblocks * block_bytes;
-    if (v) {    /* this rank sends its own count; blocks where v_layout puts them */
+    if (v) {    /* own counts; the counted blocks where v_layout puts them */
         vcounts = malloc(2 * (size_t)p * sizeof *vcounts);
         if (!vcounts) {
             fail_line("%s test setup: out of memory\n", pre);
             goto out;
         }
         vdispls = vcounts + p;
-        rbytes = v_layout(p, rcount, vcounts, vdispls) * (size_t)R->extent * R->unit;
-        scount *= (rank + 1) % 3;
+        if (sv) {   /* the root's send blocks; each rank receives its own */
+            sbytes = v_layout(p, scount, vcounts, vdispls) * (size_t)S->extent * S->unit;
+            rcount *= (rank + 1) % 3;
+            rbytes = (size_t)rcount * (size_t)R->extent * R->unit;
+        } else {
+            size_t span = v_layout(p, rcount, vcounts, vdispls);
+            rbytes = recv_sig ? span * (size_t)R->extent * R->unit : 0;
+            scount *= (rank + 1) % 3;
+        }
     }
     sblock_bytes = (size_t)scount * (size_t)S->extent * S->unit;
-    sbytes = (size_t)sblocks * sblock_bytes;
+    if (!sv || !is_root)
+        sbytes = (size_t)sblocks * sblock_bytes;
     total = rbytes + 2 * GUARD;
     rraw = malloc(total);
     want = malloc(total);
@@ -437,18 +472,22 @@ int bc_run(const struct bc_call *c)
     memset(rraw, SENTINEL, total);
     memset(want, SENTINEL, total);
     for (int r = 0; r < rblocks && !in_recv; r++)
-        if (v)
+        if (v && !sv)
             place(want + GUARD + (size_t)vdispls[r] * (size_t)R->extent * R->unit, R,
                   vcounts[r], &sh, r, rank);
         else
             place(want + GUARD + (size_t)r * block_bytes, R, rcount, &sh,
-                  c->coll == BC_SCATTER ? c->root : r, rank);
+                  scatters ? c->root : r, rank);
     /* Send block d: what this rank sends to rank d (one block for all in
      * allgather and gather). */
     memset(sbuf, SEND_GAP, sbytes + 1);
     for (int d = 0; d < sblocks; d++)
-        place(sbuf + (size_t)d * sblock_bytes, S, scount, &sh, rank,
-              c->coll == BC_GATHER ? c->root : d);
+        if (sv)     /* the root's block for rank d, where v_layout puts it */
+            place(sbuf + (size_t)vdispls[d] * (size_t)S->extent * S->unit, S, vcounts[d], &sh,
+                  rank, d);
+        else
+            place(sbuf + (size_t)d * sblock_bytes, S, scount, &sh, rank,
+                  gathers ? c->root : d);
     memcpy(scopy, sbuf, sbytes + 1);
     /* In place, the receive buffer holds the send data at entry, in the
      * receive type's layout: this rank's own block (allgather, gather's
@@ -459,15 +498,27 @@ int bc_run(const struct bc_call *c)
     else if (in_send)
         for (int d = a2a ? 0 : rank; d < (a2a ? p : rank + 1); d++)
             place(rraw + GUARD + (size_t)d * block_bytes, R, rcount, &sh, rank,
-                  c->coll == BC_GATHER ? c->root : d);
+                  gathers ? c->root : d);
 
     /* In place, sendcount and sendtype are ignored (MPI 3.1, 5.7 and 5.8),
      * as are the arguments of a side that is not significant on this rank:
      * pass values that would break an implementation that reads them. */
-    if (v)
+    if (c->coll == BC_ALLGATHERV)
         err = call_allgatherv(c->spec, in_send ? MPI_IN_PLACE : (const void *)sbuf,
                               in_send ? 0 : scount, in_send ? MPI_DATATYPE_NULL : S->type,
                               rraw + GUARD, vcounts, vdispls, R->type, c->comm);
+    else if (c->coll == BC_GATHERV)     /* the counts significant at the root only */
+        err = call_gatherv(c->spec, in_send ? MPI_IN_PLACE : (const void *)sbuf,
+                           in_send ? 0 : scount, in_send ? MPI_DATATYPE_NULL : S->type,
+                           recv_sig ? (void *)(rraw + GUARD) : NULL, recv_sig ? vcounts : NULL,
+                           recv_sig ? vdispls : NULL, recv_sig ? R->type : MPI_DATATYPE_NULL,
+                           c->root, c->comm);
+    else if (sv)
+        err = call_scatterv(c->spec, send_sig ? (const void *)sbuf : NULL,
+                            send_sig ? vcounts : NULL, send_sig ? vdispls : NULL,
+                            send_sig ? S->type : MPI_DATATYPE_NULL,
+                            in_recv ? MPI_IN_PLACE : (void *)(rraw + GUARD), in_recv ? 0 : rcount,
+                            in_recv ? MPI_DATATYPE_NULL : R->type, c->root, c->comm);
     else
         err = call_coll(c, in_send ? MPI_IN_PLACE : send_sig ? (const void *)sbuf : NULL,
                         in_send ? 0 : send_sig ? scount : -1,
@@ -533,7 +584,8 @@ int bc_run_comm(const struct bc_call *base, int quick, int *calls)
 {
     int nfailed = 0, p, roots[3] = { -1 }, nroots = 1;
     MPI_Comm_size(base->comm, &p);
-    if (base->coll == BC_GATHER || base->coll == BC_SCATTER) {
+    if (base->coll == BC_GATHER || base->coll == BC_SCATTER || base->coll == BC_GATHERV ||
+        base->coll == BC_SCATTERV) {
         /* p / 2 first: the one root of the large counts */
         nroots = 0;
         for (int i = 0, cand[3] = { p / 2, 0, p - 1 }; i < 3; i++) {

@@ -39,9 +39,12 @@ enum bc_coll {
                        * (bytes between them must stay untouched) */
     BC_GATHER,
     BC_SCATTER,
+    BC_GATHERV,       /* gather with allgatherv's counts and layout at the root */
+    BC_SCATTERV,      /* scatter with those counts and layout in the root's send buffer */
 };
 
-/* "allgather", "alltoall", "allgatherv", "gather", "scatter". */
+/* "allgather", "alltoall", "allgatherv", "gather", "scatter", "gatherv",
+ * "scatterv". */
 const char *bc_coll_name(enum bc_coll coll);
 /* The collective of that name, or -1. */
 int bc_coll_from_name(const char *name);

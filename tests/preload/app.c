@@ -92,6 +92,13 @@ static void run(MPI_Comm comm, int color)
     /* the same counts: rank r's block of the sum */
     MPI_Reduce_scatter(si, ri, counts, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter", hash(ri, sizeof(int) * (size_t)counts[rank], 11), comm, color);
+    /* the same counts and places at a root (significant there only) */
+    memset(ri, 0, sizeof(int) * (size_t)off);
+    MPI_Gatherv(si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, size / 2, comm);
+    report("gatherv", rank == size / 2 ? hash(ri, sizeof(int) * (size_t)off, 18) : 0, comm,
+           color);
+    MPI_Scatterv(si, counts, displs, MPI_INT, ri, counts[rank], MPI_INT, size - 1, comm);
+    report("scatterv", hash(ri, sizeof(int) * (size_t)counts[rank], 19), comm, color);
     free(counts);
     /* prefix reductions; exscan leaves rank 0's receive buffer undefined */
     MPI_Scan(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);

@@ -8,7 +8,7 @@
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
                                       "bcast", "reduce_scatter_block", "allgatherv",
                                       "reduce_scatter", "scan", "exscan", "gather",
-                                      "scatter", "barrier" };
+                                      "scatter", "barrier", "gatherv", "scatterv" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -109,6 +109,26 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == WITH ? mpicoll_gather_with(alg, sb, sn, st, rb, n, t, root, comm)
              : f == NB ? mpicoll_igather(sb, sn, st, rb, n, t, root, comm, rq)
              : mpicoll_gather_init(sb, sn, st, rb, n, t, root, comm, rq);
+    case GV:
+    case SCV: {     /* the counted side's count for every rank, in rank order (as AGV) */
+        enum { RB_MAX_P = 64 };
+        static _Thread_local int counts[RB_MAX_P], displs[RB_MAX_P];
+        const int cn = c == GV ? n : sn;
+        for (int i = 0; i < RB_MAX_P; i++) {
+            counts[i] = cn;
+            displs[i] = i * cn;
+        }
+        if (c == GV)
+            return f == BLOCKING ? mpicoll_gatherv(sb, sn, st, rb, counts, displs, t, root, comm)
+                 : f == WITH ? mpicoll_gatherv_with(alg, sb, sn, st, rb, counts, displs, t, root,
+                                                    comm)
+                 : f == NB ? mpicoll_igatherv(sb, sn, st, rb, counts, displs, t, root, comm, rq)
+                 : mpicoll_gatherv_init(sb, sn, st, rb, counts, displs, t, root, comm, rq);
+        return f == BLOCKING ? mpicoll_scatterv(sb, counts, displs, st, rb, n, t, root, comm)
+             : f == WITH ? mpicoll_scatterv_with(alg, sb, counts, displs, st, rb, n, t, root, comm)
+             : f == NB ? mpicoll_iscatterv(sb, counts, displs, st, rb, n, t, root, comm, rq)
+             : mpicoll_scatterv_init(sb, counts, displs, st, rb, n, t, root, comm, rq);
+    }
     case SC:
         return f == BLOCKING ? mpicoll_scatter(sb, sn, st, rb, n, t, root, comm)
              : f == WITH ? mpicoll_scatter_with(alg, sb, sn, st, rb, n, t, root, comm)
@@ -170,6 +190,7 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
                          c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC ||
+                         c == GV || c == SCV ||
                          c == BAR ? MPI_OP_NULL : MPI_SUM,
                          root, comm,
                          NULL, 0 };
@@ -178,6 +199,7 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
 
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
+    c = c == GV ? GA : c == SCV ? SC : c;
     if (c == AGV)
         c = AG;
     if (c == RS)
@@ -204,6 +226,7 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 
 int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
+    c = c == GV ? GA : c == SCV ? SC : c;
     if (c == AGV)
         c = AG;
     if (c == RS)

@@ -10,14 +10,15 @@
  * count n, in rank order: allgather's data; reduce_scatter every rank the
  * count n: reduce_scatter_block's. exscan's rank 0 receives nothing (its
  * buffer is not checked). A barrier has no data: its buffers must stay
- * untouched.
+ * untouched. gatherv and scatterv give every rank the count n, in rank
+ * order: gather's and scatter's data.
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, GV, SCV, NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };

@@ -154,7 +154,8 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
     struct rb_args a = { .sbuf = fx->sbuf, .rbuf = fx->rbuf, .scount = N, .rcount = N,
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
-    if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC || c == BAR)
+    if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC || c == BAR ||
+        c == GV || c == SCV)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -170,8 +171,8 @@ struct ecase {
 #define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS) | (1u << SCAN) | \
               (1u << EXS))
 #define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS) | (1u << SCAN) | (1u << EXS))
-#define GAC (1u << GA)
-#define SCC (1u << SC)
+#define GAC ((1u << GA) | (1u << GV))
+#define SCC ((1u << SC) | (1u << SCV))
 #define ALLC (BLOCKC | VECC | GAC | SCC)
 #define BARC (1u << BAR)       /* a barrier: its communicator and request only */
 
@@ -231,7 +232,8 @@ static const struct ecase cases[] = {
 static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture *fx,
                      struct rb_args *a)
 {
-    const int block = c == AG || c == A2A || c == AGV || c == GA || c == SC;
+    const int block = c == AG || c == A2A || c == AGV || c == GA || c == SC || c == GV ||
+                      c == SCV;
     char n[64];     /* the case's name without "_at_root": the same arguments */
     snprintf(n, sizeof n, "%s", k->name);
     if (strlen(n) > 8 && !strcmp(n + strlen(n) - 8, "_at_root"))

@@ -82,7 +82,8 @@ static int parse(int argc, char **argv, struct opts *o)
     o->coll = argv[1];
     /* the block families: block_check.c tests them */
     o->block = in_family(o->coll, "block") || in_family(o->coll, "vblock") ||
-               in_family(o->coll, "rooted_block");
+               in_family(o->coll, "rooted_block") || in_family(o->coll, "rooted_vblock") ||
+               in_family(o->coll, "vscatter");
     o->barrier = in_family(o->coll, "barrier");
     if (o->block ? bc_coll_from_name(o->coll) < 0
                  : !o->barrier && vc_coll_from_name(o->coll) < 0)

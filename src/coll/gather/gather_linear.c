@@ -24,15 +24,19 @@
  */
 #include "gather_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (gatherv
+ * shares this builder; its other ranks know their own count only, which
+ * args_count gives them as a->block). */
 void gather_linear(plan *pl, const plan_args *a)
 {
-    const size_t B = a->block;
-    if (a->rank != a->root) {
-        plan_send(pl, BUF_SEND, 0, B, a->root);
+    const int me = a->rank;
+    if (me != a->root) {
+        plan_send(pl, BUF_SEND, 0, args_count(a, me), a->root);
         return;
     }
-    plan_copy(pl, BUF_SEND, 0, BUF_RECV, (size_t)a->rank * B, B);  /* nothing when in place */
+    /* nothing when in place */
+    plan_copy(pl, BUF_SEND, 0, BUF_RECV, args_displ(a, me), args_count(a, me));
     for (int r = 0; r < a->p; r++)
-        if (r != a->rank)
-            plan_recv(pl, BUF_RECV, (size_t)r * B, B, r);
+        if (r != me)
+            plan_recv(pl, BUF_RECV, args_displ(a, r), args_count(a, r), r);
 }

@@ -20,15 +20,18 @@
  */
 #include "scatter_algos.h"
 
+/* Rank r's block: args_count(a, r) bytes at args_displ(a, r) (scatterv
+ * shares this builder; its other ranks know their own count only, which
+ * args_count gives them as a->block). */
 void scatter_linear(plan *pl, const plan_args *a)
 {
-    const size_t B = a->block;
-    if (a->rank != a->root) {
-        plan_recv(pl, BUF_RECV, 0, B, a->root);
+    const int me = a->rank;
+    if (me != a->root) {
+        plan_recv(pl, BUF_RECV, 0, args_count(a, me), a->root);
         return;
     }
     for (int r = 0; r < a->p; r++)
-        if (r != a->rank)
-            plan_send(pl, BUF_SEND, (size_t)r * B, B, r);
-    plan_copy(pl, BUF_SEND, (size_t)a->rank * B, BUF_RECV, 0, B);
+        if (r != me)
+            plan_send(pl, BUF_SEND, args_displ(a, r), args_count(a, r), r);
+    plan_copy(pl, BUF_SEND, args_displ(a, me), BUF_RECV, 0, args_count(a, me));
 }
