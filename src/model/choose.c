@@ -5,6 +5,8 @@
 #include "choose.h"
 #include "cost.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,13 +27,16 @@ static struct config {
     /* MPICOLL_<COLL>, parsed: */
     const coll_algo *forced[MAX_COLLS];
     int nb[MAX_COLLS];          /* MPICOLL_<COLL>=nb */
-    int mode;                   /* MPICOLL_MODE: 0 blocking, 1 nb, 2 persistent */
+    enum select_mode mode;      /* MPICOLL_MODE */
+    long ranks_per_node;        /* MPICOLL_RANKS_PER_NODE: 0 unset, -1 bad */
+    char ranks_per_node_text[72];
+    enum select_cma_refuse cma_refuse;  /* MPICOLL_CMA_REFUSE */
     int needs_nodes[MAX_COLLS]; /* a rule of the collective has nodes= */
     int forced_params[MAX_COLLS][PLAN_MAX_PARAMS];
     char forced_error[MAX_COLLS][320];
     /* what MPICOLL_FALLBACK, MPICOLL_MODE and MPICOLL_RULES mean, for
      * select_settings: the value read, or a hash of a bad setting's text */
-    uint64_t fallback_digest, mode_digest, rules_digest, model_digest;
+    uint64_t fallback_digest, mode_digest, rules_digest, model_digest, rpn_digest;
     /* MPICOLL_MODEL: the selection by the cost model across nodes */
     int have_model;
     cost_params model;
@@ -161,11 +166,10 @@ static void load_file(const char *path)
  * these, or a collective's, misspelled. */
 static const char *const other_vars[] = {
     "MPICOLL_VERBOSE", "MPICOLL_FALLBACK", "MPICOLL_MODE", "MPICOLL_RULES", "MPICOLL_MODEL",
-    "MPICOLL_RANKS_PER_NODE",   /* comm.c */
+    "MPICOLL_RANKS_PER_NODE", "MPICOLL_CMA_REFUSE",     /* read here too */
     "MPICOLL_DISABLE",          /* src/preload/preload.c */
     "MPICOLL_GNUPLOT",          /* tools/report.c */
     "MPICOLL_TEST_FAULT",       /* tests/bench/fault.c */
-    "MPICOLL_CMA_REFUSE",       /* src/runtime/shm.c: tests */
 };
 #define NOTHER_VARS (sizeof other_vars / sizeof other_vars[0])
 
@@ -286,9 +290,9 @@ static void load_config(void)
     v = getenv("MPICOLL_MODE");
     if (v && *v) {
         if (strcmp(v, "nb") == 0)
-            cfg.mode = 1;
+            cfg.mode = SELECT_MODE_NB;
         else if (strcmp(v, "persistent") == 0)
-            cfg.mode = 2;
+            cfg.mode = SELECT_MODE_PERSISTENT;
         else if (strcmp(v, "blocking") != 0) {
             snprintf(cfg.error, sizeof cfg.error,
                      "MPICOLL_MODE=%s: expected blocking, nb or persistent", v);
@@ -297,6 +301,18 @@ static void load_config(void)
     }
     if (!cfg.mode_digest)
         cfg.mode_digest = (uint64_t)cfg.mode;
+    v = getenv("MPICOLL_RANKS_PER_NODE");
+    if (v && *v) {
+        char *end;
+        errno = 0;
+        long k = strtol(v, &end, 10);
+        cfg.ranks_per_node = *end || errno || k < 1 || k > INT_MAX ? -1 : k;
+        snprintf(cfg.ranks_per_node_text, sizeof cfg.ranks_per_node_text, "%.64s", v);
+    }
+    cfg.rpn_digest = cfg.ranks_per_node >= 0 ? (uint64_t)cfg.ranks_per_node : digest_str(v);
+    v = getenv("MPICOLL_CMA_REFUSE");
+    if (v && *v && strcmp(v, "0") != 0)
+        cfg.cma_refuse = strcmp(v, "last") == 0 ? CMA_REFUSE_LAST : CMA_REFUSE_ALL;
     check_env_names();
     load_builtin();
     v = getenv("MPICOLL_RULES");
@@ -326,11 +342,25 @@ static void load_config(void)
     }
 }
 
-int select_nb(const coll_desc *c)
+enum select_mode select_nb(const coll_desc *c)
 {
     pthread_once(&cfg_once, load_config);
     int i = coll_index(c);
-    return cfg.mode ? cfg.mode : i >= 0 && cfg.nb[i];
+    return cfg.mode ? cfg.mode : i >= 0 && cfg.nb[i] ? SELECT_MODE_NB : SELECT_MODE_BLOCKING;
+}
+
+long select_ranks_per_node(const char **text)
+{
+    pthread_once(&cfg_once, load_config);
+    if (text)
+        *text = cfg.ranks_per_node_text;
+    return cfg.ranks_per_node;
+}
+
+enum select_cma_refuse select_cma_refuse(void)
+{
+    pthread_once(&cfg_once, load_config);
+    return cfg.cma_refuse;
 }
 
 int select_verbose(void)
@@ -644,10 +674,11 @@ int select_settings(const char **names, uint64_t *d, int max)
         else
             d[n] = 0;   /* unset, auto or 0: the rules decide */
     }
-    const char *other[] = { "MPICOLL_RULES", "MPICOLL_MODE", "MPICOLL_FALLBACK", "MPICOLL_MODEL" };
+    const char *other[] = { "MPICOLL_RULES", "MPICOLL_MODE", "MPICOLL_FALLBACK", "MPICOLL_MODEL",
+                            "MPICOLL_RANKS_PER_NODE" };
     const uint64_t val[] = { cfg.rules_digest, cfg.mode_digest, cfg.fallback_digest,
-                             cfg.model_digest };
-    for (int i = 0; i < 4 && n < max; i++, n++) {
+                             cfg.model_digest, cfg.rpn_digest };
+    for (int i = 0; i < 5 && n < max; i++, n++) {
         names[n] = other[i];
         d[n] = val[i];
     }

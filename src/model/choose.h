@@ -1,7 +1,9 @@
 /*
  * Selection without MPI: the configuration read once from the environment
  * (MPICOLL_<COLL>, MPICOLL_RULES, MPICOLL_MODEL, MPICOLL_FALLBACK,
- * MPICOLL_MODE, MPICOLL_VERBOSE), the choice of an algorithm for a call
+ * MPICOLL_MODE, MPICOLL_VERBOSE, MPICOLL_RANKS_PER_NODE,
+ * MPICOLL_CMA_REFUSE: every MPICOLL_ variable but the preload library's
+ * MPICOLL_DISABLE), the choice of an algorithm for a call
  * (a function of the call_info and those settings: every rank decides the
  * same), the restrictions' fallback policy and the verbose log. The
  * runtime (src/runtime/select.c) asks it on each call; the tools and the
@@ -54,16 +56,26 @@ int select_needs_nodes(const coll_desc *c);
 void select_log(const coll_desc *c, const choice *ch, const call_info *ci, int rank,
                 int world_rank);
 
-/* How blocking calls of c run: 0 as themselves, 1 as non-blocking + wait
- * (MPICOLL_<COLL>=nb, or MPICOLL_MODE=nb for all), 2 as persistent
+/* How blocking calls of c run: as themselves, as non-blocking + wait
+ * (MPICOLL_<COLL>=nb, or MPICOLL_MODE=nb for all), or as persistent
  * init + start + wait + free (MPICOLL_MODE=persistent, for tests). */
-int select_nb(const coll_desc *c);
+enum select_mode { SELECT_MODE_BLOCKING, SELECT_MODE_NB, SELECT_MODE_PERSISTENT };
+enum select_mode select_nb(const coll_desc *c);
+
+/* MPICOLL_RANKS_PER_NODE: 0 unset, the number, or -1 for a bad value
+ * (then *text, when text is not NULL, is what was set). */
+long select_ranks_per_node(const char **text);
+
+/* MPICOLL_CMA_REFUSE (tests: a kernel that refuses cross-memory attach). */
+enum select_cma_refuse { CMA_REFUSE_NONE, CMA_REFUSE_ALL, CMA_REFUSE_LAST };
+enum select_cma_refuse select_cma_refuse(void);
 
 /* 1 when MPICOLL_VERBOSE is set. */
 int select_verbose(void);
 
 /* The settings of the selection that every rank must share (MPICOLL_<COLL>,
- * MPICOLL_RULES, MPICOLL_MODE, MPICOLL_FALLBACK): names[i] and a digest of
+ * MPICOLL_RULES, MPICOLL_MODE, MPICOLL_FALLBACK, MPICOLL_MODEL,
+ * MPICOLL_RANKS_PER_NODE): names[i] and a digest of
  * what each means (equal digests: the same behaviour), for i below the
  * count returned (at most max). */
 int select_settings(const char **names, uint64_t *digests, int max);

@@ -159,18 +159,6 @@ int comm_self(MPI_Comm *out)
     return keys_rc;
 }
 
-/* MPICOLL_RANKS_PER_NODE: 0 unset, a positive int, or -1 (a bad value). */
-long comm_ranks_per_node(void)
-{
-    const char *v = getenv("MPICOLL_RANKS_PER_NODE");
-    if (!v || !*v)
-        return 0;
-    char *end;
-    errno = 0;
-    long k = strtol(v, &end, 10);
-    return *end || errno || k < 1 || k > INT_MAX ? -1 : k;
-}
-
 #define SETTINGS 32
 
 /* The variable's text on this rank, quoted, or "unset". */
@@ -234,11 +222,7 @@ int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
     int n = 0;
     names[n] = "MPICOLL_DISABLE";
     d[n++] = (uint64_t)disabled;
-    n += select_settings(names + n, d + n, SETTINGS - 2);
-    long k = comm_ranks_per_node();
-    const char *rpn = getenv("MPICOLL_RANKS_PER_NODE");
-    names[n] = "MPICOLL_RANKS_PER_NODE";
-    d[n++] = k >= 0 ? (uint64_t)k : settings_digest(DIGEST_INIT, rpn, strlen(rpn));
+    n += select_settings(names + n, d + n, SETTINGS - 1);
     /* a disabled rank runs none of it: where all are, nothing else counts */
     for (int i = 1; disabled && i < n; i++)
         d[i] = 0;
@@ -299,7 +283,7 @@ static int world_ranks(MPI_Comm comm, int p, int *w)
 static int *layout_known(MPI_Comm comm, int p)
 {
     int wsize;
-    if (comm_ranks_per_node() != 0 || PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS)
+    if (select_ranks_per_node(NULL) != 0 || PMPI_Comm_size(MPI_COMM_WORLD, &wsize) != MPI_SUCCESS)
         return NULL;
     pthread_mutex_lock(&state_lock);
     const int have = world_domain != NULL;
@@ -453,12 +437,13 @@ int comm_state_layout(comm_state *st)
     int *node = malloc((size_t)st->size * sizeof *node);
     MPI_Comm shm = MPI_COMM_NULL;
     int rc = node ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    const long k = comm_ranks_per_node();
+    const char *rpn;
+    const long k = select_ranks_per_node(&rpn);
     if (rc == MPI_SUCCESS && k) {
         if (k < 0) {
             char msg[160];
             snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive "
-                     "integer up to %d", getenv("MPICOLL_RANKS_PER_NODE"), INT_MAX);
+                     "integer up to %d", rpn, INT_MAX);
             if (st->rank == 0)
                 mpicoll_print_error(msg);
             rc = MPI_ERR_ARG;

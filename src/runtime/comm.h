@@ -119,9 +119,6 @@ int comm_state_next_tag(comm_state *st);
 /* The node of every rank (st->node_of, st->nnodes): see comm.c. */
 int comm_state_layout(comm_state *st);
 
-/* MPICOLL_RANKS_PER_NODE (nodes emulated on one machine), or 0. */
-long comm_ranks_per_node(void);
-
 /* A shared-memory algorithm's parameter `cma` off when the node's kernel
  * refuses cross-memory attach (the same on all the node's ranks). */
 void comm_cma_fallback(const comm_state *st, const coll_algo *algo, int *param);

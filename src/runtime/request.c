@@ -507,10 +507,10 @@ const call_mode *call_mode_for(const coll_desc *c, const char *spec, const call_
      * it) */
     if (m->req)
         *m->req = NULL;
-    int how = m->req ? 0 : select_nb(c);
+    const enum select_mode how = m->req ? SELECT_MODE_BLOCKING : select_nb(c);
     (void)spec;
-    nb->persistent = how == 2;
-    return how ? nb : m;
+    nb->persistent = how == SELECT_MODE_PERSISTENT;
+    return how != SELECT_MODE_BLOCKING ? nb : m;
 }
 
 int mpicoll_wait(mpicoll_request *req)

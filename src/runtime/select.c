@@ -34,7 +34,7 @@ static int shm_probe(comm_state *st, call_info *ci)
     MPI_Comm domain = st->domain;
     st->domain = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS)
-        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, comm_ranks_per_node() != 0,
+        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, select_ranks_per_node(NULL) != 0,
                             domain, &st->shm);
     if (rc == MPI_SUCCESS)
         shm_describe(st, ci);

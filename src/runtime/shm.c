@@ -354,11 +354,11 @@ int shm_cma(const shm_state *st) { return st->cma; }
  * MPI_COMM_WORLD only (its node's other ranks must then agree with it). */
 static int refuse_simulated(void)
 {
-    const char *v = getenv("MPICOLL_CMA_REFUSE");
-    if (!v || !*v || strcmp(v, "0") == 0)
+    const enum select_cma_refuse how = select_cma_refuse();
+    if (how == CMA_REFUSE_NONE)
         return 0;
     int me = 0, n = 1;
-    if (strcmp(v, "last") == 0 && PMPI_Comm_rank(MPI_COMM_WORLD, &me) == MPI_SUCCESS
+    if (how == CMA_REFUSE_LAST && PMPI_Comm_rank(MPI_COMM_WORLD, &me) == MPI_SUCCESS
         && PMPI_Comm_size(MPI_COMM_WORLD, &n) == MPI_SUCCESS)
         return me == n - 1;
     return 1;
