@@ -136,21 +136,21 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
     return rc;
 }
 
-static void make_keys(void)
+static int create_keys(void)
 {
-    keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_key, NULL);
-    if (keys_rc == MPI_SUCCESS)
-        keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &final_key, NULL);
-    if (keys_rc == MPI_SUCCESS)
-        keys_rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
-                                          &agreed_key, NULL);
-    if (keys_rc == MPI_SUCCESS)
-        keys_rc = PMPI_Comm_dup(MPI_COMM_SELF, &self);
-    if (keys_rc == MPI_SUCCESS)
-        keys_rc = PMPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
-    if (keys_rc == MPI_SUCCESS)
-        keys_rc = PMPI_Comm_set_attr(MPI_COMM_SELF, final_key, NULL);
+    int rc;
+    CHECK(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_key, NULL));
+    CHECK(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &final_key, NULL));
+    CHECK(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &agreed_key,
+                                  NULL));
+    CHECK(PMPI_Comm_dup(MPI_COMM_SELF, &self));
+    CHECK(PMPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN));
+    CHECK(PMPI_Comm_set_attr(MPI_COMM_SELF, final_key, NULL));
+out:
+    return rc;
 }
+
+static void make_keys(void) { keys_rc = create_keys(); }
 
 int comm_self(MPI_Comm *out)
 {
@@ -259,17 +259,17 @@ int comm_settings_native(MPI_Comm comm)
 static int world_ranks(MPI_Comm comm, int p, int *w)
 {
     MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
-    int *r = malloc((size_t)p * sizeof *r);
-    int rc = r ? PMPI_Comm_group(comm, &g) : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_group(MPI_COMM_WORLD, &wg);
-    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
+    int *r = malloc((size_t)p * sizeof *r), rc;
+    CHECK(r ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    CHECK(PMPI_Comm_group(comm, &g));
+    CHECK(PMPI_Comm_group(MPI_COMM_WORLD, &wg));
+    for (int i = 0; i < p; i++)
         r[i] = i;
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Group_translate_ranks(g, p, r, wg, w);
-    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
+    CHECK(PMPI_Group_translate_ranks(g, p, r, wg, w));
+    for (int i = 0; i < p; i++)
         if (w[i] == MPI_UNDEFINED)
             rc = MPI_ERR_OTHER;
+out:
     if (g != MPI_GROUP_NULL)
         PMPI_Group_free(&g);
     if (wg != MPI_GROUP_NULL)
@@ -375,32 +375,24 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
     if (rc != MPI_SUCCESS)
         return rc;
     comm_state *st = calloc(1, sizeof *st);
-    if (!st) {
-        free(node);
-        return MPI_ERR_NO_MEM;
-    }
+    CHECK(st ? MPI_SUCCESS : MPI_ERR_NO_MEM);
     st->comm = st->domain = MPI_COMM_NULL;
-    rc = PMPI_Comm_dup(comm, &st->comm);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_size(st->comm, &st->size);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_rank(st->comm, &st->rank);
     st->refs = 1;
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_set_attr(comm, state_key, st);
-    if (rc != MPI_SUCCESS)
-        goto fail;
+    CHECK(PMPI_Comm_dup(comm, &st->comm));
+    CHECK(PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN));
+    CHECK(PMPI_Comm_size(st->comm, &st->size));
+    CHECK(PMPI_Comm_rank(st->comm, &st->rank));
+    CHECK(PMPI_Comm_set_attr(comm, state_key, st));
     pthread_mutex_lock(&state_lock);
     live++;
     pthread_mutex_unlock(&state_lock);
     if (node)
-        set_layout(st, node);
+        set_layout(st, node);   /* st keeps it */
+    node = NULL;
     *out = st;
-    return MPI_SUCCESS;
-fail:
-    if (st->comm != MPI_COMM_NULL)
+    st = NULL;
+out:
+    if (st && st->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&st->comm);
     free(st);
     free(node);
@@ -434,43 +426,40 @@ int comm_state_layout(comm_state *st)
 {
     if (st->node_of)
         return MPI_SUCCESS;
-    int *node = malloc((size_t)st->size * sizeof *node);
+    int *node = malloc((size_t)st->size * sizeof *node), rc;
     MPI_Comm shm = MPI_COMM_NULL;
-    int rc = node ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     const char *rpn;
     const long k = select_ranks_per_node(&rpn);
-    if (rc == MPI_SUCCESS && k) {
-        if (k < 0) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive "
-                     "integer up to %d", rpn, INT_MAX);
-            if (st->rank == 0)
-                mpicoll_print_error(msg);
-            rc = MPI_ERR_ARG;
-        }
-        for (int i = 0; rc == MPI_SUCCESS && i < st->size; i++)
+    CHECK(node ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    if (k < 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "MPICOLL_RANKS_PER_NODE=%.64s: expected a positive "
+                 "integer up to %d", rpn, INT_MAX);
+        if (st->rank == 0)
+            mpicoll_print_error(msg);
+        CHECK(MPI_ERR_ARG);
+    } else if (k) {
+        for (int i = 0; i < st->size; i++)
             node[i] = (int)(i / k);
-    } else if (rc == MPI_SUCCESS) {
+    } else {
         int lead = st->rank;    /* the node's lowest rank, from its local rank 0 */
-        rc = PMPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Bcast(&lead, 1, MPI_INT, 0, shm);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Allgather(&lead, 1, MPI_INT, node, 1, MPI_INT, st->comm);
-        for (int i = 0, n = 0; rc == MPI_SUCCESS && i < st->size; i++)
+        CHECK(PMPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+        CHECK(PMPI_Bcast(&lead, 1, MPI_INT, 0, shm));
+        CHECK(PMPI_Allgather(&lead, 1, MPI_INT, node, 1, MPI_INT, st->comm));
+        for (int i = 0, n = 0; i < st->size; i++)
             node[i] = node[i] == i ? n++ : node[node[i]];
     }
-    if (rc != MPI_SUCCESS) {
-        if (shm != MPI_COMM_NULL)
-            PMPI_Comm_free(&shm);
-        free(node);
-        return rc;
-    }
-    set_layout(st, node);
+    set_layout(st, node);   /* st keeps it */
+    node = NULL;
     st->domain = shm;   /* the probe's node communicator, if it comes: one split saved */
     if (shm != MPI_COMM_NULL)
         learn_world(st);
-    return MPI_SUCCESS;
+    shm = MPI_COMM_NULL;
+out:
+    if (shm != MPI_COMM_NULL)
+        PMPI_Comm_free(&shm);
+    free(node);
+    return rc;
 }
 
 int comm_state_nodes(comm_state *st, int *nnodes)

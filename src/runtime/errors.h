@@ -7,6 +7,16 @@
 #include <mpi.h>
 #include <stddef.h>
 
+/* After each call of a function that returns an MPI error code: on an
+ * error, `rc` keeps it and control goes to the function's one cleanup
+ * label, `out`, which frees what the function holds and returns rc. */
+#define CHECK(call)                 \
+    do {                            \
+        rc = (call);                \
+        if (rc != MPI_SUCCESS)      \
+            goto out;               \
+    } while (0)
+
 /* Raises `code` on comm's error handler (MPI_COMM_WORLD's when comm is
  * MPI_COMM_NULL) and returns it. */
 int mpicoll_raise(MPI_Comm comm, int code);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE     /* process_vm_readv */
 #include "shm.h"
 #include "native.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -139,21 +140,16 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
 {
     size_t ctl = (size_t)n * (size_t)st->q * LINE, all = ctl + (size_t)n * 2 * half;
     MPI_Aint size = st->me == 0 ? (MPI_Aint)all : 0, got;
-    int unit;
+    int unit, rc;
     void *mine;
-    int rc = PMPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, st->node, &mine, &w->win);
-    if (rc != MPI_SUCCESS) {
-        w->win = MPI_WIN_NULL;
-        return rc;
-    }
-    rc = PMPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Win_shared_query(w->win, 0, &got, &unit, &w->base);
-    if (rc == MPI_SUCCESS && (size_t)got < all)
-        rc = MPI_ERR_WIN;
-    if (rc == MPI_SUCCESS && (rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, w->win)) == MPI_SUCCESS)
-        w->locked = 1;
-    for (int k = 0; rc == MPI_SUCCESS && k < n; k++) {
+    w->win = MPI_WIN_NULL;
+    CHECK(PMPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, st->node, &mine, &w->win));
+    CHECK(PMPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN));
+    CHECK(PMPI_Win_shared_query(w->win, 0, &got, &unit, &w->base));
+    CHECK((size_t)got < all ? MPI_ERR_WIN : MPI_SUCCESS);
+    CHECK(PMPI_Win_lock_all(MPI_MODE_NOCHECK, w->win));
+    w->locked = 1;
+    for (int k = 0; k < n; k++) {
         shm_chan *c = &chans[k];
         c->win = w->win;
         c->flags = w->base + (size_t)k * (size_t)st->q * LINE;
@@ -168,10 +164,9 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
         c->holder = NULL;
         atomic_store_explicit(flag(c, st->me), 0, memory_order_relaxed);
     }
-    if (rc == MPI_SUCCESS) {
-        PMPI_Win_sync(w->win);
-        rc = PMPI_Barrier(st->node);
-    }
+    PMPI_Win_sync(w->win);
+    CHECK(PMPI_Barrier(st->node));
+out:
     if (rc != MPI_SUCCESS)
         window_free(w);
     return rc;
@@ -207,18 +202,17 @@ static void idle_put(shm_state *st)
 /* The processes of this rank's node (ranks of comm with its node number). */
 static int node_group(MPI_Comm comm, int rank, int p, const int *node_of, MPI_Group *out)
 {
-    MPI_Group all;
-    int *in = malloc((size_t)p * sizeof *in), n = 0;
-    int rc = in ? PMPI_Comm_group(comm, &all) : MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS) {
-        free(in);
-        return rc;
-    }
+    MPI_Group all = MPI_GROUP_NULL;
+    int *in = malloc((size_t)p * sizeof *in), n = 0, rc;
+    CHECK(in ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    CHECK(PMPI_Comm_group(comm, &all));
     for (int i = 0; i < p; i++)
         if (node_of[i] == node_of[rank])
             in[n++] = i;
-    rc = PMPI_Group_incl(all, n, in, out);
-    PMPI_Group_free(&all);
+    CHECK(PMPI_Group_incl(all, n, in, out));
+out:
+    if (all != MPI_GROUP_NULL)
+        PMPI_Group_free(&all);
     free(in);
     return rc;
 }
@@ -253,28 +247,24 @@ static int node_comm(shm_state *st, MPI_Comm comm, int rank, int p, const int *n
                      int emulated, MPI_Comm domain, int *reason)
 {
     MPI_Comm dom = MPI_COMM_NULL;
-    int rc = MPI_SUCCESS;
+    int rc, members = 0;
     if (domain != MPI_COMM_NULL) {
         st->node = domain;
     } else if (!emulated) {
-        rc = PMPI_Comm_split(comm, node_of[rank], rank, &st->node);
+        CHECK(PMPI_Comm_split(comm, node_of[rank], rank, &st->node));
     } else {
-        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dom);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Comm_split(dom, node_of[rank], rank, &st->node);
-        if (dom != MPI_COMM_NULL)
-            PMPI_Comm_free(&dom);
+        CHECK(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dom));
+        CHECK(PMPI_Comm_split(dom, node_of[rank], rank, &st->node));
     }
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_set_errhandler(st->node, MPI_ERRORS_RETURN);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_size(st->node, &st->q);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_rank(st->node, &st->me);
-    int members = 0;
+    CHECK(PMPI_Comm_set_errhandler(st->node, MPI_ERRORS_RETURN));
+    CHECK(PMPI_Comm_size(st->node, &st->q));
+    CHECK(PMPI_Comm_rank(st->node, &st->me));
     for (int i = 0; i < p; i++)
         members += node_of[i] == node_of[rank];
     *reason = members == st->q ? 0 : 1;
+out:
+    if (dom != MPI_COMM_NULL)
+        PMPI_Comm_free(&dom);
     return rc;
 }
 
