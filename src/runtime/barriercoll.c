@@ -40,11 +40,12 @@ int barrier_call(const coll_desc *c, const char *spec, MPI_Comm comm, const call
     req_t *nbreq = NULL;
     call_mode nb = { &nbreq, 0 };
     mode = call_mode_for(c, spec, mode, &nb);
-    int rc = check_comm(comm);
-    if (rc == MPI_SUCCESS && mode->req)
-        rc = request_new(mode->req);
-    if (rc == MPI_SUCCESS)
-        rc = run(c, spec, comm, mode);
+    int rc;
+    CHECK(check_comm(comm));
+    if (mode->req)
+        CHECK(request_new(mode->req));
+    CHECK(run(c, spec, comm, mode));
+out:
     if (rc != MPI_SUCCESS)
         call_abandon(mode);
     else if (mode == &nb)

@@ -46,34 +46,30 @@ static int check_args(const coll_desc *c, const void *sbuf, int scount, MPI_Data
                       void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                       sides *sd)
 {
-    int rc = check_comm(comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int p, me;
+    int rc, p, me;
+    CHECK(check_comm(comm));
     PMPI_Comm_size(comm, &p);
     PMPI_Comm_rank(comm, &me);
-    if (c->rooted && (root < 0 || root >= p))
-        return MPI_ERR_ROOT;
+    CHECK(c->rooted && (root < 0 || root >= p) ? MPI_ERR_ROOT : MPI_SUCCESS);
     const sides s = *sd = sides_of(c, p, me, root, sbuf, rbuf);
     if (s.use_recv)
-        rc = check_count_type(rcount, rtype);
-    if (rc == MPI_SUCCESS && s.use_send)
-        rc = check_count_type(scount, stype);
-    if (rc == MPI_SUCCESS && s.use_send && s.use_recv)
-        rc = check_signatures(scount, stype, rcount, rtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
+        CHECK(check_count_type(rcount, rtype));
+    if (s.use_send)
+        CHECK(check_count_type(scount, stype));
+    if (s.use_send && s.use_recv)
+        CHECK(check_signatures(scount, stype, rcount, rtype));
     if ((s.use_recv && rbuf == MPI_IN_PLACE) || (s.use_send && sbuf == MPI_IN_PLACE))
-        return MPI_ERR_BUFFER;
+        CHECK(MPI_ERR_BUFFER);
     /* the elements each buffer holds: the data model counts blocks */
     const size_t nrecv = s.use_recv ? s.ru * (size_t)rcount : 0;
     const size_t nsend = s.use_send ? s.su * (size_t)scount : 0;
     if (s.use_recv)
-        rc = check_buffer(rbuf, nrecv, rtype);
-    if (rc == MPI_SUCCESS && s.use_send)
-        rc = check_buffer(sbuf, nsend, stype);
-    if (rc == MPI_SUCCESS && s.use_send && s.use_recv)
-        rc = check_disjoint(sbuf, nsend, stype, rbuf, nrecv, rtype);
+        CHECK(check_buffer(rbuf, nrecv, rtype));
+    if (s.use_send)
+        CHECK(check_buffer(sbuf, nsend, stype));
+    if (s.use_send && s.use_recv)
+        CHECK(check_disjoint(sbuf, nsend, stype, rbuf, nrecv, rtype));
+out:
     return rc;
 }
 
@@ -175,11 +171,12 @@ int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int s
     call_mode nb = { &nbreq, 0 };
     sides sd;
     mode = call_mode_for(c, spec, mode, &nb);
-    int rc = check_args(c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd);
-    if (rc == MPI_SUCCESS && mode->req)
-        rc = request_new(mode->req);
-    if (rc == MPI_SUCCESS)
-        rc = run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd, mode);
+    int rc;
+    CHECK(check_args(c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd));
+    if (mode->req)
+        CHECK(request_new(mode->req));
+    CHECK(run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd, mode));
+out:
     if (rc != MPI_SUCCESS)
         call_abandon(mode);
     else if (mode == &nb)

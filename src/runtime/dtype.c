@@ -129,14 +129,10 @@ static int query(MPI_Datatype t, dt_view *v)
 {
     int ni, na, nd, combiner;
     MPI_Aint lb;
-    int rc = PMPI_Type_size(t, &v->size);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_get_extent(t, &lb, &v->extent);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_get_true_extent(t, &v->true_lb, &v->true_extent);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
-    if (rc != MPI_SUCCESS)
+    if (PMPI_Type_size(t, &v->size) != MPI_SUCCESS
+        || PMPI_Type_get_extent(t, &lb, &v->extent) != MPI_SUCCESS
+        || PMPI_Type_get_true_extent(t, &v->true_lb, &v->true_extent) != MPI_SUCCESS
+        || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
     v->named = combiner == MPI_COMBINER_NAMED;
     /* bytes only when the data fill the extent without gaps, in the order

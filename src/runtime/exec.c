@@ -2,6 +2,7 @@
 #include "exec.h"
 #include "../../include/mpicoll.h"
 #include "shm.h"
+#include "errors.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -39,33 +40,30 @@ int exec_types_make(const plan *pl, MPI_Datatype **types)
     MPI_Datatype *t = malloc(pl->nsegs * sizeof *t);
     int *lens = malloc(pl->nsegs * sizeof *lens);
     MPI_Aint *displs = malloc(pl->nsegs * sizeof *displs);
-    int rc = t && lens && displs ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    int rc;
     for (size_t i = 0; t && i < pl->nsegs; i++)
         t[i] = MPI_DATATYPE_NULL;
-    for (size_t i = 0; rc == MPI_SUCCESS && i < pl->nops; i++) {
+    CHECK(t && lens && displs ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    for (size_t i = 0; i < pl->nops; i++) {
         const plan_op *op = &pl->ops[i];
         if ((op->kind != OP_SEND && op->kind != OP_RECV) || op->nseg == 0)
             continue;
         for (uint32_t k = 0; k < op->nseg; k++) {
             const plan_seg *sg = &pl->segs[op->off + k];
-            if (sg->bytes > INT_MAX)
-                rc = MPI_ERR_COUNT;
+            CHECK(sg->bytes > INT_MAX ? MPI_ERR_COUNT : MPI_SUCCESS);
             lens[k] = (int)sg->bytes;
             displs[k] = (MPI_Aint)sg->off;
         }
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Type_create_hindexed((int)op->nseg, lens, displs, MPI_BYTE, &t[op->off]);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Type_commit(&t[op->off]);
-    }
-    free(lens);
-    free(displs);
-    if (rc != MPI_SUCCESS) {
-        exec_types_free(pl, t);
-        return rc;
+        CHECK(PMPI_Type_create_hindexed((int)op->nseg, lens, displs, MPI_BYTE, &t[op->off]));
+        CHECK(PMPI_Type_commit(&t[op->off]));
     }
     *types = t;
-    return MPI_SUCCESS;
+    t = NULL;
+out:
+    free(lens);
+    free(displs);
+    exec_types_free(pl, t);
+    return rc;
 }
 
 void exec_types_free(const plan *pl, MPI_Datatype *types)

@@ -5,6 +5,7 @@
  * channel a request's shared-memory plan needs, the log, and the plan.
  */
 #include "select.h"
+#include "errors.h"
 #include "shm.h"
 
 #include <stdlib.h>
@@ -30,14 +31,14 @@ static void shm_describe(const comm_state *st, call_info *ci)
  * segments, or why there can be none. */
 static int shm_probe(comm_state *st, call_info *ci)
 {
-    int rc = comm_state_layout(st);
+    int rc;
+    CHECK(comm_state_layout(st));
     MPI_Comm domain = st->domain;
     st->domain = MPI_COMM_NULL;
-    if (rc == MPI_SUCCESS)
-        rc = shm_state_make(st->comm, st->rank, st->size, st->node_of, select_ranks_per_node(NULL) != 0,
-                            domain, &st->shm);
-    if (rc == MPI_SUCCESS)
-        shm_describe(st, ci);
+    CHECK(shm_state_make(st->comm, st->rank, st->size, st->node_of,
+                         select_ranks_per_node(NULL) != 0, domain, &st->shm));
+    shm_describe(st, ci);
+out:
     return rc;
 }
 

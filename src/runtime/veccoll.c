@@ -36,39 +36,34 @@ static int check_args(const vec_call *v, int *p, int *me)
 {
     const coll_desc *c = v->coll;
     const int inplace = v->sbuf == MPI_IN_PLACE;
-    int rc = check_comm(v->comm);
-    if (rc == MPI_SUCCESS)
-        rc = check_count_type(v->count, v->type);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc;
+    CHECK(check_comm(v->comm));
+    CHECK(check_count_type(v->count, v->type));
     PMPI_Comm_size(v->comm, p);
     PMPI_Comm_rank(v->comm, me);
     size_t sum = 0;     /* counts per rank: the whole vector */
-    if (c->counts && !v->counts)
-        return MPI_ERR_ARG;
-    for (int r = 0; c->counts && r < *p && rc == MPI_SUCCESS; r++) {
-        rc = check_count_type(v->counts[r], v->type);
-        sum += (size_t)(v->counts[r] > 0 ? v->counts[r] : 0);
+    CHECK(c->counts && !v->counts ? MPI_ERR_ARG : MPI_SUCCESS);
+    for (int r = 0; c->counts && r < *p; r++) {
+        CHECK(check_count_type(v->counts[r], v->type));
+        sum += (size_t)v->counts[r];
     }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (c->rooted && (v->root < 0 || v->root >= *p))
-        return MPI_ERR_ROOT;
-    if (c->reduction && (rc = check_op(v->op, v->type)) != MPI_SUCCESS)
-        return rc;
+    CHECK(c->rooted && (v->root < 0 || v->root >= *p) ? MPI_ERR_ROOT : MPI_SUCCESS);
+    if (c->reduction)
+        CHECK(check_op(v->op, v->type));
     if (v->rbuf == MPI_IN_PLACE || (inplace && c->reduction && c->rooted && *me != v->root))
-        return MPI_ERR_BUFFER;
+        CHECK(MPI_ERR_BUFFER);
     /* the elements each buffer holds on this rank: the data model counts
      * vectors */
     const coll_shape unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
     const size_t nsend = inplace ? 0 : c->counts ? sum : c->send_bytes(&unit) * (size_t)v->count;
     const size_t nrecv = c->counts ? (size_t)v->counts[*me]
                                    : c->recv_bytes(&unit) * (size_t)v->count;
-    rc = check_buffer(v->rbuf, nrecv, v->type);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_buffer(v->sbuf, nsend, v->type);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_disjoint(v->sbuf, nsend, v->type, v->rbuf, nrecv, v->type);
+    CHECK(check_buffer(v->rbuf, nrecv, v->type));
+    if (!inplace) {
+        CHECK(check_buffer(v->sbuf, nsend, v->type));
+        CHECK(check_disjoint(v->sbuf, nsend, v->type, v->rbuf, nrecv, v->type));
+    }
+out:
     return rc;
 }
 
@@ -257,16 +252,15 @@ int veccoll_call(const vec_call *v, const call_mode *mode)
     req_t *nbreq = NULL;
     call_mode nb = { &nbreq, 0 };
     mode = call_mode_for(v->coll, v->spec, mode, &nb);
-    int p = 0, me = 0;
-    int rc = check_args(v, &p, &me);
-    if (rc == MPI_SUCCESS && mode->req)
-        rc = request_new(mode->req);
+    int p = 0, me = 0, rc;
     size_t *counts = NULL;     /* reduce_scatter's blocks: count_layout */
-    if (rc == MPI_SUCCESS && v->coll->counts &&
-        !(counts = malloc(2 * (size_t)p * sizeof *counts)))
-        rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = run(v, p, me, mode, counts);
+    CHECK(check_args(v, &p, &me));
+    if (mode->req)
+        CHECK(request_new(mode->req));
+    if (v->coll->counts && !(counts = malloc(2 * (size_t)p * sizeof *counts)))
+        CHECK(MPI_ERR_NO_MEM);
+    CHECK(run(v, p, me, mode, counts));
+out:
     free(counts);
     if (rc != MPI_SUCCESS)
         call_abandon(mode);
