@@ -11,6 +11,7 @@
  * object with the run's settings and one record per (size, case).
  */
 #include "report.h"
+#include "model/coll.h"
 
 #include <limits.h>
 #include <math.h>
@@ -136,12 +137,14 @@ static void table_header(const struct report *r)
            r->nranks, MPICOLL_VERSION, version);
     print_counts(r);
     printf(r->ms ? "# p: ranks; n: elements of %s\n" : "# bytes: %s\n", r->coll->size_is);
+    const coll_desc *d = coll_find(r->coll->name);
     if (r->coll->vector)
-        printf("# type: %s, %s\n", r->type->name, strcmp(r->coll->name, "bcast") == 0
-               ? "root 0" : strcmp(r->coll->name, "reduce") == 0 ? "MPI_SUM, root 0" : "MPI_SUM");
+        printf("# type: %s%s%s\n", r->type->name, d->reduction ? ", MPI_SUM" : "",
+               d->rooted ? ", root 0" : "");
     if (r->inplace)
         printf("# in place: MPI_IN_PLACE%s\n",
-               strcmp(r->coll->name, "reduce") == 0 ? " at the root" : "");
+               r->coll->inplace == IP_ROOT || r->coll->inplace == IP_ROOT_RECV ? " at the root"
+                                                                                : "");
     if (r->persistent)
         printf("# NAME/persistent: mpicoll_%s_init once per size, then per iteration"
                " mpicoll_start + mpicoll_wait; NAME: one blocking call\n", r->coll->name);
