@@ -67,11 +67,14 @@ extern "C" {
  *   vscatter          const void *sendbuf, const int sendcounts[], const int displs[],
  *                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
  *                     MPI_Datatype recvtype, int root, MPI_Comm comm
+ *   vexchange         const void *sendbuf, const int sendcounts[], const int sdispls[],
+ *                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+ *                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm
  * (allgather, alltoall: block; allreduce, reduce_scatter_block, scan, exscan:
  * reduction; reduce: rooted_reduction; bcast: bcast; allgatherv: vblock;
  * reduce_scatter: vreduction; gather, scatter: rooted_block; barrier:
- * barrier; gatherv: rooted_vblock; scatterv: vscatter), so that, for
- * example:
+ * barrier; gatherv: rooted_vblock; scatterv: vscatter; alltoallv:
+ * vexchange), so that, for example:
  *   int mpicoll_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
  *   int mpicoll_ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -107,6 +110,9 @@ extern "C" {
 #define MPICOLL_ARGS_vscatter const void *sendbuf, const int sendcounts[], const int displs[], \
     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, \
     MPI_Comm comm
+#define MPICOLL_ARGS_vexchange const void *sendbuf, const int sendcounts[], \
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], \
+    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm
 
 /* Requests of the non-blocking and persistent collectives. The same
  * algorithms and selection as the blocking calls (MPICOLL_<COLL>, rules,

@@ -12,7 +12,7 @@
  *   MPI name   MPI_<MPI name>, PMPI_<MPI name> (the preload wrapper, native)
  *   family  the signature family (mpicoll.h: block, reduction,
  *           rooted_reduction, bcast, vblock, vreduction, rooted_block, barrier,
- *           rooted_vblock, vscatter)
+ *           rooted_vblock, vscatter, vexchange)
  * The build reads the rows as text: keep one a line, X(...) with nothing
  * else on it but the line's backslash.
  */
@@ -34,6 +34,7 @@
     X(scatter, Scatter, rooted_block)                           \
     X(barrier, Barrier, barrier)                                \
     X(gatherv, Gatherv, rooted_vblock)                          \
-    X(scatterv, Scatterv, vscatter)
+    X(scatterv, Scatterv, vscatter)                             \
+    X(alltoallv, Alltoallv, vexchange)
 
 #endif

@@ -217,6 +217,51 @@ static void count_pattern(int k, int p, size_t unit, int ordered, size_t *count,
     }
 }
 
+/* The i-th block placed: in rank order (0), reverse (1), or interleaved,
+ * even ranks first (2). */
+static int placed_rank(int order, int i, int p)
+{
+    const int even = (p + 1) / 2;
+    return order == 1 ? p - 1 - i : order == 2 ? (i < even ? 2 * i : 2 * (i - even) + 1) : i;
+}
+
+/* Counts per pair of ranks (COUNTS_MATRIX), pattern k of NPATTERNS in
+ * units of `unit` bytes, as p × p matrices (row r: rank r's): M(s, d), the
+ * bytes rank s sends rank d, is 0: (s + 2d) mod 3, blocks in rank order on
+ * both sides; 1: 0 on the diagonal, else 1 + (3s + d) mod 4, blocks in
+ * reverse rank order on both sides; 2: rank p / 2 sends nothing and gets 3
+ * from every other rank, the others (s + d) mod 2, send blocks reversed,
+ * receive blocks interleaved; 3: 1 + (s + d) mod 5, send blocks
+ * interleaved, receive blocks reversed. Blocks lie apart, with no gap. */
+static size_t matrix_count(int k, int p, int s, int d)
+{
+    return (size_t)(k == 0 ? (s + 2 * d) % 3 : k == 1 ? (s == d ? 0 : 1 + (3 * s + d) % 4)
+                    : k == 2 ? (s == p / 2 ? 0 : d == p / 2 ? 3 : (s + d) % 2)
+                    : 1 + (s + d) % 5);
+}
+
+static void matrix_pattern(int k, int p, size_t unit, size_t *rcount, size_t *rdispl,
+                           size_t *scount, size_t *sdispl)
+{
+    static const int sorder[NPATTERNS] = { 0, 1, 1, 2 }, rorder[NPATTERNS] = { 0, 1, 2, 1 };
+    for (int r = 0; r < p; r++) {
+        size_t *rc = rcount + (size_t)r * (size_t)p, *rd = rdispl + (size_t)r * (size_t)p;
+        size_t *sc = scount + (size_t)r * (size_t)p, *sd = sdispl + (size_t)r * (size_t)p;
+        for (int q = 0; q < p; q++) {
+            rc[q] = unit * matrix_count(k, p, q, r);
+            sc[q] = unit * matrix_count(k, p, r, q);
+        }
+        size_t roff = 0, soff = 0;
+        for (int i = 0; i < p; i++) {
+            int qr = placed_rank(rorder[k], i, p), qs = placed_rank(sorder[k], i, p);
+            rd[qr] = roff;
+            roff += rc[qr];
+            sd[qs] = soff;
+            soff += sc[qs];
+        }
+    }
+}
+
 static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                     size_t *counts_buf)
 {
@@ -258,6 +303,15 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                 if ((e && p > 64) || (inplace && (!c->inplace_offset || p > 64)) ||
                     (k >= 2 && p > 64))
                     continue;
+                if (c->counts == COUNTS_MATRIX) {
+                    const size_t pp = (size_t)p * (size_t)p;
+                    size_t *m = counts_buf + (size_t)(4 * (k * 2 + e)) * pp;
+                    matrix_pattern(k, p, e ? 3 : 1, m, m + pp, m + 2 * pp, m + 3 * pp);
+                    v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
+                                         .inplace = inplace, .count = m, .displ = m + pp,
+                                         .scount = m + 2 * pp, .sdispl = m + 3 * pp };
+                    continue;
+                }
                 size_t *count = counts_buf + (size_t)(2 * (k * 2 + e)) * (size_t)p;
                 count_pattern(k, p, e ? 3 : 1, c->counts == COUNTS_RANK_ORDER, count, count + p);
                 v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
@@ -273,7 +327,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
     for (int i = 0; i < nnp; i++)
         maxp = nps[i] > maxp ? nps[i] : maxp;
     int *node_of = malloc((size_t)maxp * sizeof *node_of);
-    size_t *counts_buf = malloc((size_t)(4 * NPATTERNS) * (size_t)maxp * sizeof *counts_buf);
+    /* per pattern and unit: count and displ (p each), or for COUNTS_MATRIX
+     * the four p × p matrices */
+    const size_t per = c->counts == COUNTS_MATRIX ? 4 * (size_t)maxp * (size_t)maxp
+                                                  : 2 * (size_t)maxp;
+    size_t *counts_buf = malloc((size_t)(2 * NPATTERNS) * per * sizeof *counts_buf);
     int nlayouts = a->restrictions & R_NODES ? NLAYOUTS : 1;
     sym_result last = { 0 }, r;
     size_t last_count = 0;

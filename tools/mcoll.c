@@ -113,6 +113,8 @@ int mcoll_filled(const struct mcoll *c, const struct etype *t, const unsigned ch
     c->displs, MPI_BYTE, MEASURE_ROOT, c->comm
 #define HARNESS_vscatter(c) c->sendbuf, c->counts, c->displs, MPI_BYTE, c->recvbuf, c->count, \
     MPI_BYTE, MEASURE_ROOT, c->comm
+#define HARNESS_vexchange(c) c->sendbuf, c->counts, c->displs, MPI_BYTE, c->recvbuf, \
+    c->counts, c->displs, MPI_BYTE, c->comm
 
 #define MCOLL_CALL_(name, Name, family)                                                     \
     static int call_##name(const struct call *c)                                            \
@@ -310,6 +312,13 @@ static const struct mcoll gatherv = {
 static const struct mcoll scatterv = {
     "scatterv", call_scatterv, check_scatter, 1, 0, 0, T_CHAR, IP_ROOT_RECV,
     "one rank's block (root 0; every rank's count the same)", 0,
+};
+
+/* alltoallv: every pair's count the same, blocks in rank order (OSU's
+ * osu_alltoallv), so the result is alltoall's. */
+static const struct mcoll alltoallv = {
+    "alltoallv", call_alltoallv, check_alltoall, 1, 1, 0, T_CHAR, IP_WHOLE,
+    "the block one rank sends to one peer (every pair's count the same)", 0,
 };
 
 /* Every collective of the list has its row above. */

@@ -44,6 +44,12 @@ int api_vscatter(const coll_desc *c, const char *spec, const void *sbuf, const i
                  const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm, mpicoll_request *request,
                  api_kind kind);
+/* A collective with counts per pair of ranks on both sides (alltoallv:
+ * vxcoll_call). */
+int api_vexchange(const coll_desc *c, const char *spec, const void *sbuf, const int *scounts,
+                  const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
+                  const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                  mpicoll_request *request, api_kind kind);
 /* A collective of the communicator alone (barrier: barrier_call). */
 int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
                 api_kind kind);
@@ -73,6 +79,9 @@ int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_req
 #define API_PATH_vscatter vscatter
 #define API_CALL_vscatter sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, \
     root, comm
+#define API_PATH_vexchange vexchange
+#define API_CALL_vexchange sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, \
+    recvtype, comm
 #define API_PATH_vblock vblock
 #define API_CALL_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 /* no data: its own path (api_barrier, preload_barrier) */
@@ -88,6 +97,7 @@ int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_req
 #define API_ARGS_vreduction sendbuf, recvbuf, recvcounts, datatype, op, comm
 #define API_ARGS_rooted_vblock API_CALL_rooted_vblock
 #define API_ARGS_vscatter API_CALL_vscatter
+#define API_ARGS_vexchange API_CALL_vexchange
 #define API_ARGS_vblock sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
 #define API_ARGS_rooted_block sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
 #define API_ARGS_barrier comm

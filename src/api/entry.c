@@ -80,6 +80,21 @@ int api_vscatter(const coll_desc *c, const char *spec, const void *sbuf, const i
     return vcoll_call(&v, &mode);
 }
 
+int api_vexchange(const coll_desc *c, const char *spec, const void *sbuf, const int *scounts,
+                  const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
+                  const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                  mpicoll_request *request, api_kind kind)
+{
+    if (kind != API_BLOCKING && !request)
+        return mpicoll_raise(comm, MPI_ERR_ARG);
+    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const vxcoll_args v = { .coll = c, .spec = spec, .sbuf = sbuf, .scounts = scounts,
+                            .sdispls = sdispls, .stype = stype, .rbuf = rbuf,
+                            .rcounts = rcounts, .rdispls = rdispls, .rtype = rtype,
+                            .comm = comm };
+    return vxcoll_call(&v, &mode);
+}
+
 int api_barrier(const coll_desc *c, const char *spec, MPI_Comm comm, mpicoll_request *request,
                 api_kind kind)
 {

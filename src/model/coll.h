@@ -70,6 +70,14 @@ typedef struct coll_shape {
                              * each rank's block, p of them; NULL for the others */
     const size_t *displ;    /* with count: where each rank's block lies in the receive
                              * buffer (bytes; any order, blocks apart) */
+    const size_t *scount, *sdispl;  /* counts on both sides (COUNTS_MATRIX): the bytes
+                                     * this rank sends each rank, and where they lie in
+                                     * its send buffer (plan_args scount, sdispl) */
+    const size_t *all_scount, *all_sdispl;  /* COUNTS_MATRIX: every rank's scount and
+                                             * sdispl, p × p, row s rank s's (a
+                                             * receiver's labels come from its senders) */
+    size_t stride;      /* the checker's label stride: the longest send data of any rank
+                         * (symbolic.h; 0: not known, the data model works it out) */
 } coll_shape;
 
 /* Rank r's block with counts per rank (plan.h's args_count, args_displ for
@@ -90,7 +98,7 @@ static inline size_t shape_displ(const coll_shape *s, int r)
 #define EXPECT_ANY ((int64_t)-2)
 
 /* coll_desc counts */
-enum { COUNTS_NONE, COUNTS_ANYWHERE, COUNTS_RANK_ORDER };
+enum { COUNTS_NONE, COUNTS_ANYWHERE, COUNTS_RANK_ORDER, COUNTS_MATRIX };
 
 typedef struct coll_desc {
     const char *name;           /* "allgather" */
@@ -126,8 +134,11 @@ typedef struct coll_desc {
                                  * expect_ranks') */
     int counts;                 /* the call gives counts per rank (coll_shape count,
                                  * displ): COUNTS_ANYWHERE (allgatherv: blocks in any
-                                 * order) or COUNTS_RANK_ORDER (reduce_scatter); the
-                                 * checker tries uneven and zero counts */
+                                 * order), COUNTS_RANK_ORDER (reduce_scatter) or
+                                 * COUNTS_MATRIX (alltoallv: counts per pair of ranks,
+                                 * on both sides, blocks in any order: the checker's
+                                 * count and displ, scount and sdispl are p × p, row r
+                                 * rank r's); the checker tries uneven and zero counts */
     int rooted;                 /* the checker tries several roots */
     int inplace_recv;           /* MPI_IN_PLACE is the root's receive buffer, its data
                                  * staying in its send buffer (scatter); else it is the

@@ -86,6 +86,9 @@ typedef struct plan_args {
     const size_t *count;    /* collectives with counts per rank (coll_desc counts): the
                              * bytes of rank r's block, p of them */
     const size_t *displ;    /* with count: the offset of rank r's block in RECV */
+    const size_t *scount;   /* counts on both sides (alltoallv): the bytes this rank
+                             * sends rank d, p of them; NULL for the others */
+    const size_t *sdispl;   /* with scount: the offset of rank d's block in SEND */
 } plan_args;
 
 /* Rank r's block with counts per rank: its bytes and its offset in RECV;
@@ -97,6 +100,17 @@ static inline size_t args_count(const plan_args *a, int r)
 static inline size_t args_displ(const plan_args *a, int r)
 {
     return a->displ ? a->displ[r] : (size_t)r * a->block;
+}
+/* The block this rank sends rank d (counts on both sides: alltoallv):
+ * its bytes and its offset in SEND; without them, `block` bytes in rank
+ * order (alltoall). */
+static inline size_t args_scount(const plan_args *a, int d)
+{
+    return a->scount ? a->scount[d] : a->block;
+}
+static inline size_t args_sdispl(const plan_args *a, int d)
+{
+    return a->sdispl ? a->sdispl[d] : (size_t)d * a->block;
 }
 
 typedef struct plan {

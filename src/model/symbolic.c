@@ -98,6 +98,24 @@ typedef struct sim {
                                  * r * stride + i (not a reduction) */
 } sim;
 
+/* Rank r's view of the call: with counts on both sides (COUNTS_MATRIX),
+ * its rows of the options' p × p counts. */
+static coll_shape shape_of(const sim *s, int r)
+{
+    coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
+                      .count = s->o->count, .displ = s->o->displ, .stride = s->stride };
+    if (s->c->counts == COUNTS_MATRIX && s->o->count) {
+        const size_t row = (size_t)r * (size_t)s->p;
+        sh.count = s->o->count + row;
+        sh.displ = s->o->displ + row;
+        sh.scount = s->o->scount + row;
+        sh.sdispl = s->o->sdispl + row;
+        sh.all_scount = s->o->scount;
+        sh.all_sdispl = s->o->sdispl;
+    }
+    return sh;
+}
+
 static int fail(sim *s, const char *fmt, ...)
 {
     if (!s->res->ok)
@@ -668,8 +686,7 @@ static void expected_ranks(const sim *s, int r, int *lo, int *hi)
     *lo = 0;
     *hi = s->p - 1;
     if (s->c->expect_ranks) {
-        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
-                          .count = s->o->count, .displ = s->o->displ };
+        coll_shape sh = shape_of(s, r);
         s->c->expect_ranks(&sh, lo, hi);
     }
 }
@@ -745,8 +762,7 @@ static int verify_reduced(sim *s, int r, size_t i, int64_t want, const cell *c, 
 /* Rank r's receive buffer at the end. */
 static int verify_rank(sim *s, int r, size_t vec, reduced_ref *ref)
 {
-    coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
-                      .count = s->o->count, .displ = s->o->displ };
+    coll_shape sh = shape_of(s, r);
     int lo = 0, hi = 0;
     if (s->c->reduction)
         expected_ranks(s, r, &lo, &hi);
@@ -961,15 +977,15 @@ static int sim_setup(sim *s, const int *params)
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
     for (int r = 0; r < s->p; r++) {
-        coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
-                          .count = s->o->count, .displ = s->o->displ };
+        coll_shape sh = shape_of(s, r);
         s->send_len[r] = s->c->send_bytes(&sh);
         s->recv_len[r] = s->c->recv_bytes(&sh);
         s->alias[r] = s->o->inplace ? s->c->inplace_offset(&sh) : NO_ALIAS;
         plan_args a = { .p = s->p, .rank = r, .block = s->o->block, .esize = s->o->esize,
                         .root = s->o->root, .commutative = !s->o->ordered,
                         .inplace = s->o->inplace, .node_of = s->o->node_of,
-                        .count = s->o->count, .displ = s->o->displ };
+                        .count = sh.count, .displ = sh.displ, .scount = sh.scount,
+                        .sdispl = sh.sdispl };
         memcpy(a.param, params, sizeof a.param);
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;

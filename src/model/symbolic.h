@@ -67,7 +67,9 @@ typedef struct sym_opts {
     int ordered;            /* reductions: the operation is not commutative */
     const int *node_of;     /* node layout (NULL: one node) */
     const size_t *count, *displ;    /* collectives with counts per rank: the blocks'
-                                     * bytes and offsets (coll_shape) */
+                                     * bytes and offsets (coll_shape); COUNTS_MATRIX:
+                                     * p × p, row r rank r's receive side */
+    const size_t *scount, *sdispl;  /* COUNTS_MATRIX: p × p, row r rank r's send side */
     sym_snapshot_fn snap;
     void *ctx;
 } sym_opts;

@@ -166,6 +166,25 @@ static int preload_vscatter(const coll_desc *c, const void *sbuf, const int *sco
                         NULL, API_BLOCKING);
 }
 
+/* alltoallv: counts on both sides. */
+static int preload_vexchange(const coll_desc *c, const void *sbuf, const int *scounts,
+                             const int *sdispls, MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                             MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    if (how == FAILED)
+        return rc;
+    if (how == NATIVE)
+        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .stype = stype,
+                                          .rbuf = rbuf, .rtype = rtype, .root = -1,
+                                          .comm = comm, .rcounts = rcounts,
+                                          .rdispls = rdispls, .scounts = scounts,
+                                          .sdispls = sdispls }, NULL);
+    return api_vexchange(c, NULL, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                         comm, NULL, API_BLOCKING);
+}
+
 /* A collective of the communicator alone (barrier): mpicoll's, or the
  * MPI library's own. */
 static int preload_barrier(const coll_desc *c, MPI_Comm comm)

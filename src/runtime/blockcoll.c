@@ -122,7 +122,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
         const native_args na = { c, sd->su ? sbuf : NULL, sd->su ? scount : 0,
                                  sd->su ? stype : MPI_DATATYPE_NULL, sd->ru ? rbuf : NULL,
                                  sd->ru ? rcount : 0, sd->ru ? rtype : MPI_DATATYPE_NULL,
-                                 MPI_OP_NULL, root, comm, NULL, NULL };
+                                 MPI_OP_NULL, root, comm, NULL, NULL, NULL, NULL };
         return call_native(mode, st, &na);
     }
     size_t tmp_len = align64(call.rp->pl.tmp_bytes);

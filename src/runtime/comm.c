@@ -470,6 +470,14 @@ int comm_state_nodes(comm_state *st, int *nnodes)
     return rc;
 }
 
+/* Two keys' counts and displacements (either may be NULL: none). */
+static int same_counts(const size_t *c1, const size_t *d1, const size_t *c2, const size_t *d2,
+                       int p)
+{
+    return !c1 == !c2 && (!c2 || (memcmp(c1, c2, (size_t)p * sizeof *c2) == 0 &&
+                                  memcmp(d1, d2, (size_t)p * sizeof *d2) == 0));
+}
+
 static int same(const cached_plan *e, const coll_desc *c, const choice *ch,
                 const plan_args *a)
 {
@@ -477,10 +485,8 @@ static int same(const cached_plan *e, const coll_desc *c, const choice *ch,
            e->args.esize == a->esize && e->args.root == a->root &&
            e->args.commutative == a->commutative && e->args.inplace == a->inplace &&
            memcmp(e->args.param, a->param, sizeof a->param) == 0 &&
-           !e->args.count == !a->count &&
-           (!a->count || (memcmp(e->args.count, a->count, (size_t)a->p * sizeof *a->count) == 0
-                          && memcmp(e->args.displ, a->displ, (size_t)a->p * sizeof *a->displ)
-                             == 0));
+           same_counts(e->args.count, e->args.displ, a->count, a->displ, a->p) &&
+           same_counts(e->args.scount, e->args.sdispl, a->scount, a->sdispl, a->p);
 }
 
 /* Builds the plan of a->(p, rank, params...) into rp, with its request
@@ -543,13 +549,22 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
     }
     drop_plan(slot);
     size_t *counts = NULL;
-    if (a.count) {      /* the key keeps its own copy of the counts */
-        if (!(counts = malloc(2 * (size_t)a.p * sizeof *counts)))
+    const size_t np = (size_t)a.p;
+    if (a.count || a.scount) {  /* the key keeps its own copy of the counts, both sides */
+        if (!(counts = malloc(4 * np * sizeof *counts)))
             return MPI_ERR_NO_MEM;
-        memcpy(counts, a.count, (size_t)a.p * sizeof *counts);
-        memcpy(counts + a.p, a.displ, (size_t)a.p * sizeof *counts);
-        a.count = counts;
-        a.displ = counts + a.p;
+        if (a.count) {
+            memcpy(counts, a.count, np * sizeof *counts);
+            memcpy(counts + np, a.displ, np * sizeof *counts);
+            a.count = counts;
+            a.displ = counts + np;
+        }
+        if (a.scount) {
+            memcpy(counts + 2 * np, a.scount, np * sizeof *counts);
+            memcpy(counts + 3 * np, a.sdispl, np * sizeof *counts);
+            a.scount = counts + 2 * np;
+            a.sdispl = counts + 3 * np;
+        }
     }
     int rc = ready_plan_make(st, ch, &a, &slot->rp);
     if (rc != MPI_SUCCESS) {

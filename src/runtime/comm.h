@@ -35,8 +35,8 @@ typedef struct cached_plan {
     const coll_desc *coll;      /* NULL: empty slot */
     const coll_algo *algo;
     plan_args args;             /* the key, with the algorithm */
-    size_t *counts;             /* with counts per rank: the key's count and displ
-                                 * (args points here), owned */
+    size_t *counts;             /* with counts per rank: the key's count and displ,
+                                 * scount and sdispl (args points here), owned */
     unsigned long long used;
     ready_plan rp;
 } cached_plan;

@@ -69,4 +69,33 @@ typedef struct vcoll_args {
 
 int vcoll_call(const vcoll_args *v, const call_mode *mode);
 
+/* The blocks of counts[r] elements at displs[r] (elements of a type of
+ * view cv, p of them) in bytes: count[r], and displ[r] from the lowest
+ * block when they tile a range of the user's buffer with a contiguous
+ * type (returns 1, *first: the lowest block's offset in bytes), else
+ * packed in rank order (returns 0; -1: out of memory). A block of no
+ * bytes lies at 0. vcoll.c's, shared with vxcoll.c. */
+struct dt_view;
+int vcoll_layout(const int *counts, const int *displs, int p, const struct dt_view *cv,
+                 size_t *count, size_t *displ, MPI_Aint *first);
+
+/* The whole call of a collective with counts per pair of ranks on both
+ * sides, significant on every rank (alltoallv: rank d's block is
+ * scounts[d] elements of stype at sdispls[d] of sbuf; rank s's,
+ * rcounts[s] of rtype at rdispls[s] of rbuf); sbuf MPI_IN_PLACE: the
+ * send data are the receive buffer's blocks (MPI-2.2). */
+typedef struct vxcoll_args {
+    const coll_desc *coll;
+    const char *spec;
+    const void *sbuf;
+    const int *scounts, *sdispls;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts, *rdispls;
+    MPI_Datatype rtype;
+    MPI_Comm comm;
+} vxcoll_args;
+
+int vxcoll_call(const vxcoll_args *v, const call_mode *mode);
+
 #endif

@@ -33,6 +33,8 @@
 /* scatterv: the counted arrays are the send side's */
 #define NATIVE_ARGS_vscatter(a) a->sbuf, a->rcounts, a->rdispls, a->stype, a->rbuf, a->rcount, \
     a->rtype, a->root,
+#define NATIVE_ARGS_vexchange(a) a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, \
+    a->rcounts, a->rdispls, a->rtype,
 
 int native_run(const native_args *a, MPI_Request *req)
 {
@@ -92,9 +94,63 @@ static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
  * are never touched.
  * A user-defined operation keeps the user's type (b is the type itself),
  * as does a predefined type. */
+/* Open MPI 4.1's MPI_Ialltoallv in place (coll/libnbc; 4.1.4 here) sends
+ * a peer the block meant for the rank before it once the blocks are large
+ * (1000 ints and more, in the sweep's non-blocking and persistent modes;
+ * the blocking MPI_Alltoallv is right). There the library gets a copy of
+ * the receive blocks as a send buffer apart. */
+static int alltoallv_in_place_wrong(const native_args *a, const call_mode *m)
+{
+#if defined(OMPI_MAJOR_VERSION)
+    return a->coll == &alltoallv_desc && a->sbuf == MPI_IN_PLACE && m->req;
+#else
+    (void)a;
+    (void)m;
+    return 0;
+#endif
+}
+
+/* The receive blocks' span copied into scratch before each start, and the
+ * library's send side there: the receive counts and type, the
+ * displacements from the span's first element. */
+static int send_apart(const native_args *a, const call_mode *m, comm_state *st,
+                      native_call *nc)
+{
+    const int np = comm_state_size(st);
+    dt_view rv;
+    if (dt_view_get(a->rtype, &rv) != MPI_SUCCESS)
+        return MPI_ERR_TYPE;
+    long long lo = 0, hi = 0;
+    for (int r = 0, any = 0; r < np; r++) {
+        if (a->rcounts[r] <= 0)
+            continue;
+        long long x = a->rdispls[r], y = x + a->rcounts[r];
+        lo = any && lo < x ? lo : x;
+        hi = any && hi > y ? hi : y;
+        any = 1;
+    }
+    const size_t bytes = hi > lo ? span(&rv, (size_t)(hi - lo)) : 0;
+    char *scr = call_scratch(m, st, align64(bytes) + (size_t)np * sizeof(int));
+    if (!scr)
+        return MPI_ERR_NO_MEM;
+    int *sd = (int *)(scr + align64(bytes));
+    for (int r = 0; r < np; r++)
+        sd[r] = (int)(a->rdispls[r] - lo);
+    /* element d of the send side at sbuf + d·extent + true_lb: scr at lo */
+    nc->lib.sbuf = scr - rv.true_lb;
+    nc->lib.scounts = a->rcounts;
+    nc->lib.sdispls = sd;
+    nc->lib.stype = a->rtype;
+    nc->pre = (copy_step){ COPY_BYTES, (const char *)a->rbuf + (MPI_Aint)lo * rv.extent +
+                           rv.true_lb, scr, bytes, 0, 0, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL };
+    return MPI_SUCCESS;
+}
+
 int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
 {
     *nc = (native_call){ .lib = *a };
+    if (alltoallv_in_place_wrong(a, m))
+        return send_apart(a, m, st, nc);
     if (!a->coll->reduction)
         return MPI_SUCCESS;
     const MPI_Datatype t = a->rtype;

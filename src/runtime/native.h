@@ -24,7 +24,9 @@ typedef struct native_args {
     int root;
     MPI_Comm comm;
     const int *rcounts, *rdispls;   /* collectives with counts per rank: the counted
-                                     * side's (the send side for scatterv) */
+                                     * side's (the send side for scatterv); alltoallv:
+                                     * the receive side's */
+    const int *scounts, *sdispls;   /* alltoallv: the send side's (ignored in place) */
 } native_args;
 
 /* The one place that calls the PMPI_ collectives: blocking (req NULL:

@@ -60,8 +60,9 @@ struct mpicoll_request_s {
     comm_state *held;           /* the reference the request holds */
     int native;                 /* the MPI library's own collective: nat, mreq */
     native_call nat;
-    int *counts;                /* the native call's counts and displacements (allgatherv),
-                                 * a copy: each start of a persistent one reads them */
+    int *counts;                /* the native call's counts and displacements (allgatherv;
+                                 * alltoallv: then the send side's), a copy: each start
+                                 * of a persistent one reads them */
     MPI_Request mreq;
     pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
@@ -390,16 +391,27 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
     r->persistent = m->persistent;
     comm_state_retain(st);
     r->held = st;
-    /* the counts (significant at a root only: the others may pass anything) */
+    /* the counts (significant at a root only: the others may pass anything;
+     * alltoallv's send side, but in place) */
     if (a->rcounts && (a->root < 0 || a->root == comm_state_rank(st))) {
         const size_t p = (size_t)comm_state_size(st);
-        if (!(r->counts = malloc(2 * p * sizeof *r->counts)))
+        const int sends = a->scounts && a->sbuf != MPI_IN_PLACE;
+        if (!(r->counts = malloc((sends ? 4 : 2) * p * sizeof *r->counts)))
             return MPI_ERR_NO_MEM;
         memcpy(r->counts, r->nat.lib.rcounts, p * sizeof *r->counts);
         if (a->rdispls)
             memcpy(r->counts + p, a->rdispls, p * sizeof *r->counts);
         r->nat.lib.rcounts = r->counts;
         r->nat.lib.rdispls = a->rdispls ? r->counts + p : NULL;
+        if (sends) {
+            memcpy(r->counts + 2 * p, a->scounts, p * sizeof *r->counts);
+            memcpy(r->counts + 3 * p, a->sdispls, p * sizeof *r->counts);
+            r->nat.lib.scounts = r->counts + 2 * p;
+            r->nat.lib.sdispls = r->counts + 3 * p;
+        }
+        /* in place with a send side apart (native_prepare): the receive counts */
+        if (r->nat.lib.scounts == a->rcounts)
+            r->nat.lib.scounts = r->counts;
     }
     if (r->persistent || nc.post.kind != COPY_NONE) {
         rc = keep_native_types(r);

@@ -114,17 +114,17 @@ static int by_start(const void *x, const void *y)
  * block's offset in bytes), else in rank order (returns 0; -1: out of
  * memory). A block of no bytes lies at 0: plans skip it, and the plan
  * cache sees one key. */
-static int layout(const vcoll_args *v, int p, const dt_view *cv, size_t *count, size_t *displ,
-                  MPI_Aint *first)
+int vcoll_layout(const int *counts, const int *displs, int p, const dt_view *cv, size_t *count,
+                 size_t *displ, MPI_Aint *first)
 {
     placed *at = malloc((size_t)(p ? p : 1) * sizeof *at);
     if (!at)
         return -1;
     int n = 0;
     for (int r = 0; r < p; r++) {
-        count[r] = (size_t)v->counts[r] * (size_t)cv->size;
+        count[r] = (size_t)counts[r] * (size_t)cv->size;
         if (count[r])
-            at[n++] = (placed){ (MPI_Aint)v->displs[r] * cv->extent, r };
+            at[n++] = (placed){ (MPI_Aint)displs[r] * cv->extent, r };
     }
     qsort(at, (size_t)n, sizeof *at, by_start);
     int tiles = cv->contig;
@@ -134,7 +134,7 @@ static int layout(const vcoll_args *v, int p, const dt_view *cv, size_t *count, 
     free(at);
     size_t off = 0;
     for (int r = 0; r < p; r++) {
-        displ[r] = !count[r] ? 0 : tiles ? (size_t)((MPI_Aint)v->displs[r] * cv->extent - *first)
+        displ[r] = !count[r] ? 0 : tiles ? (size_t)((MPI_Aint)displs[r] * cv->extent - *first)
                                          : off;
         off += count[r];
     }
@@ -161,7 +161,7 @@ static int run(const vcoll_args *v, const call_mode *mode, comm_state *st, size_
     MPI_Aint first = 0;
     int direct = 0;
     size_t total = 0;
-    if (s.sig && (direct = layout(v, p, &cv, count, displ, &first)) < 0)
+    if (s.sig && (direct = vcoll_layout(v->counts, v->displs, p, &cv, count, displ, &first)) < 0)
         return MPI_ERR_NO_MEM;
     for (int r = 0; s.sig && r < p; r++)
         total += count[r];

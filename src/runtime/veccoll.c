@@ -204,7 +204,7 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode, size_t *
         return rc;
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
         const native_args na = { c, v->sbuf, v->count, v->type, v->rbuf, v->count, v->type,
-                                 v->op, v->root, v->comm, v->counts, NULL };
+                                 v->op, v->root, v->comm, v->counts, NULL, NULL, NULL };
         return call_native(mode, st, &na);
     }
 

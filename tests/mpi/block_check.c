@@ -26,7 +26,7 @@ static char context[160];
 bc_fault_fn bc_fault;
 
 static const char *const names[] = { "allgather", "alltoall", "allgatherv", "gather",
-                                     "scatter", "gatherv", "scatterv" };
+                                     "scatter", "gatherv", "scatterv", "alltoallv" };
 
 const char *bc_coll_name(enum bc_coll coll)
 {
@@ -45,7 +45,8 @@ int bc_coll_from_name(const char *name)
  * scatter (from the root). */
 static int pairwise(enum bc_coll coll)
 {
-    return coll == BC_ALLTOALL || coll == BC_SCATTER || coll == BC_SCATTERV;
+    return coll == BC_ALLTOALL || coll == BC_SCATTER || coll == BC_SCATTERV ||
+           coll == BC_ALLTOALLV;
 }
 
 void bc_set_context(const char *text)
@@ -393,6 +394,158 @@ static int call_coll(const struct bc_call *c, const void *sb, int sn, MPI_Dataty
                    : plain[k](sb, sn, st, rb, rn, rt, c->comm);
 }
 
+/* alltoallv's units (BC_ALLTOALLV) from rank s to rank d: uneven, zero
+ * included, the same both ways in place (sendcounts are recvcounts). */
+static int a2av_units(int n, int s, int d, int inplace)
+{
+    return n * ((s + (inplace ? 1 : 2) * d + 1) % 3);
+}
+
+/* Places `counts` blocks in the order of the ranks in `order`, one
+ * element apart; the elements spanned, returned. */
+static size_t a2av_place(int p, const int *order, const int *counts, int *displs)
+{
+    size_t at = 0;
+    for (int i = 0; i < p; i++) {
+        displs[order[i]] = (int)at;
+        at += (size_t)counts[order[i]] + 1;
+    }
+    return at;
+}
+
+static int call_alltoallv(const char *spec, const void *sbuf, const int *scounts,
+                          const int *sdispls, MPI_Datatype stype, void *rbuf,
+                          const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                          MPI_Comm comm)
+{
+    return spec ? mpicoll_alltoallv_with(spec, sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                                         rdispls, rtype, comm)
+                : mpicoll_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
+                                    rtype, comm);
+}
+
+/* The result of a call that returned err: the expected error class, or
+ * the data (want over GUARD-framed total bytes) and an untouched send
+ * buffer. 0 if right; 1 and a FAIL line otherwise. */
+static int verdict(const struct bc_call *c, const char *pre, const struct shape *sh, int err,
+                   unsigned char *rraw, const unsigned char *want, size_t total,
+                   const unsigned char *sbuf, const unsigned char *scopy, size_t sbytes,
+                   int check_send, int has_data)
+{
+    char msg[MPI_MAX_ERROR_STRING + 64];
+    if (c->expect_class != MPI_SUCCESS) {
+        int cls = MPI_SUCCESS;
+        if (err != MPI_SUCCESS)
+            MPI_Error_class(err, &cls);
+        if (cls == c->expect_class)
+            return 0;
+        char want_s[MPI_MAX_ERROR_STRING];
+        int n;
+        MPI_Error_string(c->expect_class, want_s, &n);
+        if (err == MPI_SUCCESS)
+            snprintf(msg, sizeof msg, "MPI_SUCCESS");
+        else
+            report_error_class(msg, sizeof msg, err);
+        fail_line("%s returned %s, expected error class %d (%s)\n", pre, msg, c->expect_class,
+                  want_s);
+        return 1;
+    }
+    if (err != MPI_SUCCESS) {
+        report_error_class(msg, sizeof msg, err);
+        fail_line("%s returned error %s\n", pre, msg);
+        return 1;
+    }
+    if (c->expect_algo && c->n > 0 && bc_check_choice(coll_name, pre, c->comm, c->expect_algo))
+        return 1;
+    if (bc_fault && has_data)   /* a test build's injected fault */
+        bc_fault(coll_name, c->spec, rraw + GUARD, c->dc->recv->unit);
+    if (memcmp(rraw, want, total) != 0) {
+        report_data(pre, c, sh, rraw, want, total);
+        return 1;
+    }
+    if (check_send && memcmp(sbuf, scopy, sbytes) != 0) {
+        size_t i = 0;
+        while (sbuf[i] == scopy[i])
+            i++;
+        fail_line("%s the send buffer was modified at byte %zu (0x%02x -> 0x%02x)\n", pre, i,
+                  scopy[i], sbuf[i]);
+        return 1;
+    }
+    return 0;
+}
+
+/* alltoallv (BC_ALLTOALLV): counts per (source, destination), both sides
+ * laid out with gaps in orders of their own; in place, the receive blocks
+ * hold the send data at entry. */
+static int run_alltoallv(const struct bc_call *c, const char *pre, int rank, int p)
+{
+    const struct bc_dtcase *dc = c->dc;
+    const struct bc_layout *S = dc->send, *R = dc->recv;
+    const size_t sel = (size_t)S->extent * S->unit, rel = (size_t)R->extent * R->unit;
+    int failed = 1, err;
+    int *v = malloc(6 * (size_t)p * sizeof *v);
+    unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
+    if (!v) {
+        fail_line("%s test setup: out of memory\n", pre);
+        return 1;
+    }
+    int *sc = v, *sd = v + p, *rc = v + 2 * p, *rd = v + 3 * p, *sorder = v + 4 * p,
+        *rorder = v + 5 * p;
+    const int odd = p / 2;
+    for (int i = 0; i < p; i++) {
+        sorder[i] = p - 1 - i;                                  /* reverse rank order */
+        rorder[i] = i < odd ? 2 * i + 1 : 2 * (i - odd);        /* odd ranks first */
+        sc[i] = a2av_units(c->n, rank, i, c->inplace) * dc->smult;
+        rc[i] = a2av_units(c->n, i, rank, c->inplace) * dc->rmult;
+    }
+    size_t sbytes = c->inplace ? 0 : a2av_place(p, sorder, sc, sd) * sel;
+    size_t rbytes = a2av_place(p, rorder, rc, rd) * rel, total = rbytes + 2 * GUARD;
+    /* K: the longest block's elements, so labels are unique per pair */
+    struct shape sh = { BC_ALLTOALLV, p, (size_t)(2 * c->n * dc->rmult) * (size_t)R->ndata, p };
+    if ((size_t)p * (size_t)p * sh.K >= (size_t)0x7fffffff) {
+        fail_line("%s test setup: %d ranks x %zu elements do not fit the int labels\n", pre, p,
+                  sh.K);
+        goto out;
+    }
+    rraw = malloc(total);
+    want = malloc(total);
+    sbuf = malloc(sbytes + 1);
+    scopy = malloc(sbytes + 1);
+    if (!rraw || !want || !sbuf || !scopy) {
+        fail_line("%s test setup: out of memory\n", pre);
+        goto out;
+    }
+    memset(rraw, SENTINEL, total);
+    memset(want, SENTINEL, total);
+    memset(sbuf, SEND_GAP, sbytes + 1);
+    for (int q = 0; q < p; q++) {
+        /* from q: its block for this rank; in place, the data to q at entry */
+        place(want + GUARD + (size_t)rd[q] * rel, R, rc[q], &sh, q, rank);
+        if (c->inplace)
+            place(rraw + GUARD + (size_t)rd[q] * rel, R, rc[q], &sh, rank, q);
+        else
+            place(sbuf + (size_t)sd[q] * sel, S, sc[q], &sh, rank, q);
+    }
+    memcpy(scopy, sbuf, sbytes + 1);
+    /* In place, sendcounts, sdispls and sendtype are ignored (MPI 3.1,
+     * 5.8): pass values that would break an implementation that reads
+     * them. */
+    err = call_alltoallv(c->spec, c->inplace ? MPI_IN_PLACE : (const void *)sbuf,
+                         c->inplace ? NULL : sc, c->inplace ? NULL : sd,
+                         c->inplace ? MPI_DATATYPE_NULL : S->type, rraw + GUARD, rc, rd, R->type,
+                         c->comm);
+    failed = verdict(c, pre, &sh, err, rraw, want, total, sbuf, scopy, sbytes + 1, !c->inplace,
+                     rc[rorder[0]] > 0);
+out:
+    fflush(stdout);
+    free(rraw);
+    free(want);
+    free(sbuf);
+    free(scopy);
+    free(v);
+    return failed;
+}
+
 int bc_run(const struct bc_call *c)
 {
     const struct bc_dtcase *dc = c->dc;
@@ -410,13 +563,15 @@ int bc_run(const struct bc_call *c)
                        sv;
     const int gathers = c->coll == BC_GATHER || c->coll == BC_GATHERV;
     int *vcounts = NULL, *vdispls = NULL;
-    char pre[512], msg[MPI_MAX_ERROR_STRING + 64];
+    char pre[512];
     struct shape sh;
 
     coll_name = bc_coll_name(c->coll);
     MPI_Comm_rank(c->comm, &rank);
     MPI_Comm_size(c->comm, &p);
     prefix(pre, sizeof pre, c, rank, p);
+    if (c->coll == BC_ALLTOALLV)
+        return run_alltoallv(c, pre, rank, p);
     /* what this rank sends and receives (the root's significance), and
      * which buffer MPI_IN_PLACE replaces: the send buffer, but scatter's
      * root's receive buffer (its block stays in its send data) */
@@ -527,47 +682,8 @@ int bc_run(const struct bc_call *c)
                         in_recv ? 0 : recv_sig ? rcount : -1,
                         in_recv || !recv_sig ? MPI_DATATYPE_NULL : R->type);
 
-    if (c->expect_class != MPI_SUCCESS) {
-        int cls = MPI_SUCCESS;
-        if (err != MPI_SUCCESS)
-            MPI_Error_class(err, &cls);
-        if (cls != c->expect_class) {
-            char want_s[MPI_MAX_ERROR_STRING];
-            int n;
-            MPI_Error_string(c->expect_class, want_s, &n);
-            if (err == MPI_SUCCESS)
-                snprintf(msg, sizeof msg, "MPI_SUCCESS");
-            else
-                report_error_class(msg, sizeof msg, err);
-            fail_line("%s returned %s, expected error class %d (%s)\n", pre, msg,
-                   c->expect_class, want_s);
-            goto out;
-        }
-        failed = 0;
-        goto out;
-    }
-    if (err != MPI_SUCCESS) {
-        report_error_class(msg, sizeof msg, err);
-        fail_line("%s returned error %s\n", pre, msg);
-        goto out;
-    }
-    if (c->expect_algo && c->n > 0 && bc_check_choice(coll_name, pre, c->comm, c->expect_algo))
-        goto out;
-    if (bc_fault && c->n > 0 && rblocks > 0 && !in_recv)  /* a test build's injected fault */
-        bc_fault(coll_name, c->spec, rraw + GUARD, R->unit);
-    if (memcmp(rraw, want, total) != 0) {
-        report_data(pre, c, &sh, rraw, want, total);
-        goto out;
-    }
-    if (!in_send && memcmp(sbuf, scopy, sbytes + 1) != 0) {
-        size_t i = 0;
-        while (sbuf[i] == scopy[i])
-            i++;
-        fail_line("%s the send buffer was modified at byte %zu (0x%02x -> 0x%02x)\n", pre, i,
-               scopy[i], sbuf[i]);
-        goto out;
-    }
-    failed = 0;
+    failed = verdict(c, pre, &sh, err, rraw, want, total, sbuf, scopy, sbytes + 1, !in_send,
+                     c->n > 0 && rblocks > 0 && !in_recv);
 out:
     fflush(stdout);
     free(rraw);

@@ -11,7 +11,7 @@
  *     one block: unique per (source, destination, element) on a call; the
  *     failure line decodes it ("source 2's block for rank 1, element 7").
  *   gather: as allgather (the root's result); scatter: as alltoall (the
- *     source is the root).
+ *     source is the root); alltoallv: as alltoall, K the longest block.
  * Arguments that are not significant on a rank (gather's receive buffer,
  * count and type on the non-roots, scatter's send side there) are passed
  * as NULL, -1 and MPI_DATATYPE_NULL, which an implementation that reads
@@ -41,10 +41,15 @@ enum bc_coll {
     BC_SCATTER,
     BC_GATHERV,       /* gather with allgatherv's counts and layout at the root */
     BC_SCATTERV,      /* scatter with those counts and layout in the root's send buffer */
+    BC_ALLTOALLV,     /* rank s sends rank d n * ((s + 2d + 1) % 3) units (in place:
+                       * n * ((s + d + 1) % 3), the same both ways): zero counts
+                       * included; send blocks in reverse rank order, receive blocks
+                       * odd ranks first, one element apart (bytes between them
+                       * must stay untouched) */
 };
 
 /* "allgather", "alltoall", "allgatherv", "gather", "scatter", "gatherv",
- * "scatterv". */
+ * "scatterv", "alltoallv". */
 const char *bc_coll_name(enum bc_coll coll);
 /* The collective of that name, or -1. */
 int bc_coll_from_name(const char *name);

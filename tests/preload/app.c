@@ -100,6 +100,23 @@ static void run(MPI_Comm comm, int color)
     MPI_Scatterv(si, counts, displs, MPI_INT, ri, counts[rank], MPI_INT, size - 1, comm);
     report("scatterv", hash(ri, sizeof(int) * (size_t)counts[rank], 19), comm, color);
     free(counts);
+    /* (s + 2d) % 3 ints from rank s to rank d (zeros included); sent in
+     * rank order, received in reverse rank order */
+    int *v = malloc(4 * sizeof(int) * (size_t)size), soff = 0, roff = 0;
+    for (int q = 0; q < size; q++) {
+        v[q] = (rank + 2 * q) % 3;
+        v[size + q] = soff;
+        soff += v[q];
+    }
+    for (int q = size - 1; q >= 0; q--) {
+        v[2 * size + q] = (q + 2 * rank) % 3;
+        v[3 * size + q] = roff;
+        roff += v[2 * size + q];
+    }
+    memset(ri, 0, sizeof(int) * (size_t)n * size);
+    MPI_Alltoallv(si, v, v + size, MPI_INT, ri, v + 2 * size, v + 3 * size, MPI_INT, comm);
+    report("alltoallv", hash(ri, sizeof(int) * (size_t)roff, 20), comm, color);
+    free(v);
     /* prefix reductions; exscan leaves rank 0's receive buffer undefined */
     MPI_Scan(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
     report("scan", hash(rd, sizeof(double) * (size_t)n, 12), comm, color);

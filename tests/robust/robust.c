@@ -8,7 +8,8 @@
 const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
                                       "bcast", "reduce_scatter_block", "allgatherv",
                                       "reduce_scatter", "scan", "exscan", "gather",
-                                      "scatter", "barrier", "gatherv", "scatterv" };
+                                      "scatter", "barrier", "gatherv", "scatterv",
+                                      "alltoallv" };
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)
@@ -129,6 +130,20 @@ int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_re
              : f == NB ? mpicoll_iscatterv(sb, counts, displs, st, rb, n, t, root, comm, rq)
              : mpicoll_scatterv_init(sb, counts, displs, st, rb, n, t, root, comm, rq);
     }
+    case A2AV: {    /* every pair's count (sn sent, n received), in rank order (as AGV) */
+        enum { RB_MAX_P = 64 };
+        static _Thread_local int sc[RB_MAX_P], sd[RB_MAX_P], rc[RB_MAX_P], rd[RB_MAX_P];
+        for (int i = 0; i < RB_MAX_P; i++) {
+            sc[i] = sn;
+            sd[i] = i * sn;
+            rc[i] = n;
+            rd[i] = i * n;
+        }
+        return f == BLOCKING ? mpicoll_alltoallv(sb, sc, sd, st, rb, rc, rd, t, comm)
+             : f == WITH ? mpicoll_alltoallv_with(alg, sb, sc, sd, st, rb, rc, rd, t, comm)
+             : f == NB ? mpicoll_ialltoallv(sb, sc, sd, st, rb, rc, rd, t, comm, rq)
+             : mpicoll_alltoallv_init(sb, sc, sd, st, rb, rc, rd, t, comm, rq);
+    }
     case SC:
         return f == BLOCKING ? mpicoll_scatter(sb, sn, st, rb, n, t, root, comm)
              : f == WITH ? mpicoll_scatter_with(alg, sb, sn, st, rb, n, t, root, comm)
@@ -190,7 +205,7 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
     d->recv[total] = -1;
     struct rb_args a = { d->send, d->recv, d->n, d->n, MPI_INT, MPI_INT,
                          c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC ||
-                         c == GV || c == SCV ||
+                         c == GV || c == SCV || c == A2AV ||
                          c == BAR ? MPI_OP_NULL : MPI_SUM,
                          root, comm,
                          NULL, 0 };
@@ -199,7 +214,7 @@ struct rb_args rb_prepare(enum rb_coll c, struct rb_data *d, MPI_Comm comm)
 
 int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 {
-    c = c == GV ? GA : c == SCV ? SC : c;
+    c = c == GV ? GA : c == SCV ? SC : c == A2AV ? A2A : c;
     if (c == AGV)
         c = AG;
     if (c == RS)
@@ -226,7 +241,7 @@ int rb_in_place(enum rb_coll c, struct rb_data *d, struct rb_args *a)
 
 int rb_check(enum rb_coll c, const struct rb_data *d, int *got, int *want)
 {
-    c = c == GV ? GA : c == SCV ? SC : c;
+    c = c == GV ? GA : c == SCV ? SC : c == A2AV ? A2A : c;
     if (c == AGV)
         c = AG;
     if (c == RS)

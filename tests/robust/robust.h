@@ -11,14 +11,16 @@
  * count n: reduce_scatter_block's. exscan's rank 0 receives nothing (its
  * buffer is not checked). A barrier has no data: its buffers must stay
  * untouched. gatherv and scatterv give every rank the count n, in rank
- * order: gather's and scatter's data.
+ * order: gather's and scatter's data; alltoallv every pair the count n,
+ * in rank order: alltoall's.
  */
 #ifndef MPICOLL_TEST_ROBUST_H
 #define MPICOLL_TEST_ROBUST_H
 
 #include <mpicoll.h>
 
-enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, GV, SCV, NCOLL };
+enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, GV, SCV, A2AV,
+               NCOLL };
 extern const char *const rb_names[NCOLL];
 
 enum rb_form { BLOCKING, WITH, NB, PERSISTENT, NFORMS };

@@ -155,7 +155,7 @@ static struct rb_args valid(enum rb_coll c, const struct fixture *fx)
                          .stype = MPI_INT, .rtype = MPI_INT, .op = MPI_SUM, .root = 0,
                          .comm = fx->comm };
     if (c == BC || c == AG || c == AGV || c == A2A || c == GA || c == SC || c == BAR ||
-        c == GV || c == SCV)
+        c == GV || c == SCV || c == A2AV)
         a.op = MPI_OP_NULL;
     return a;
 }
@@ -167,7 +167,7 @@ struct ecase {
     unsigned colls;     /* bit per enum rb_coll */
 };
 
-#define BLOCKC ((1u << AG) | (1u << A2A) | (1u << AGV))
+#define BLOCKC ((1u << AG) | (1u << A2A) | (1u << AGV) | (1u << A2AV))
 #define VECC ((1u << AR) | (1u << RED) | (1u << BC) | (1u << RSB) | (1u << RS) | (1u << SCAN) | \
               (1u << EXS))
 #define REDC ((1u << AR) | (1u << RED) | (1u << RSB) | (1u << RS) | (1u << SCAN) | (1u << EXS))
@@ -233,7 +233,7 @@ static int make_case(const struct ecase *k, enum rb_coll c, const struct fixture
                      struct rb_args *a)
 {
     const int block = c == AG || c == A2A || c == AGV || c == GA || c == SC || c == GV ||
-                      c == SCV;
+                      c == SCV || c == A2AV;
     char n[64];     /* the case's name without "_at_root": the same arguments */
     snprintf(n, sizeof n, "%s", k->name);
     if (strlen(n) > 8 && !strcmp(n + strlen(n) - 8, "_at_root"))

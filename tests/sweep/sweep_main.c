@@ -83,7 +83,7 @@ static int parse(int argc, char **argv, struct opts *o)
     /* the block families: block_check.c tests them */
     o->block = in_family(o->coll, "block") || in_family(o->coll, "vblock") ||
                in_family(o->coll, "rooted_block") || in_family(o->coll, "rooted_vblock") ||
-               in_family(o->coll, "vscatter");
+               in_family(o->coll, "vscatter") || in_family(o->coll, "vexchange");
     o->barrier = in_family(o->coll, "barrier");
     if (o->block ? bc_coll_from_name(o->coll) < 0
                  : !o->barrier && vc_coll_from_name(o->coll) < 0)
@@ -227,8 +227,8 @@ static void list(const struct opts *o, const struct variant *vs, int nv)
         for (int d = 0; d < bc_ncases; d++)
             printf(" %s", bc_cases[d].name);
         printf("; counts 0 1 7 1000 100003B; inplace 0 1%s\n",
-               bc_coll_from_name(o->coll) >= BC_GATHER
-               ? "; roots p/2 0 p-1 (counts 0 1 7), p/2 (the larger)" : "");
+               bc_coll_from_name(o->coll) >= BC_GATHER &&
+               bc_coll_from_name(o->coll) != BC_ALLTOALLV ? "; roots p/2 0 p-1 (counts 0 1 7), p/2 (the larger)" : "");
     } else {
         printf("%s matrix per (algorithm, communicator): cases", o->coll);
         for (int c = 0; c < vc_ncases; c++)

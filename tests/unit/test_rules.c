@@ -360,6 +360,8 @@ static void test_openmpi_names(void)
         { "barrier", "recursive_doubling", "recursive_doubling", 3 },
         { "barrier", "bruck", "bruck", 4 },
         { "barrier", "two_proc", "two_proc", 5 },
+        { "alltoallv", "basic_linear", "linear", 1 },
+        { "alltoallv", "pairwise", "pairwise", 2 },
         { "barrier", "tree", "tree", 6 },
     };
     const size_t n = sizeof t / sizeof t[0];

@@ -23,15 +23,18 @@
  */
 #include "alltoall_algos.h"
 
+/* The block from rank s: args_count(a, s) bytes at args_displ(a, s) of
+ * RECV; the block to rank d: args_scount(a, d) bytes at args_sdispl(a, d)
+ * of SEND (alltoallv shares this builder; for alltoall, blocks of `block`
+ * bytes in rank order). Zero-byte blocks are no message. */
 void alltoall_linear(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t B = a->block;
     for (int i = 1; i < p; i++) {
         int from = pat_mod(r - i, p), to = pat_mod(r + i, p);
-        plan_recv(pl, BUF_RECV, (size_t)from * B, B, from);
-        plan_send(pl, BUF_SEND, (size_t)to * B, B, to);
+        plan_recv(pl, BUF_RECV, args_displ(a, from), args_count(a, from), from);
+        plan_send(pl, BUF_SEND, args_sdispl(a, to), args_scount(a, to), to);
     }
-    plan_copy(pl, BUF_SEND, (size_t)r * B, BUF_RECV, (size_t)r * B, B);
+    plan_copy(pl, BUF_SEND, args_sdispl(a, r), BUF_RECV, args_displ(a, r), args_count(a, r));
     plan_end_round(pl);
 }

@@ -25,17 +25,19 @@
  */
 #include "alltoall_algos.h"
 
+/* Blocks as alltoall_linear's (args_count, args_displ on the receive
+ * side, args_scount, args_sdispl on the send side: alltoallv shares this
+ * builder). A step whose blocks are both of zero bytes adds no round. */
 void alltoall_pairwise(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank;
-    const size_t B = a->block;
     const int xor = pat_is_pow2(p);
-    plan_copy(pl, BUF_SEND, (size_t)r * B, BUF_RECV, (size_t)r * B, B);
+    plan_copy(pl, BUF_SEND, args_sdispl(a, r), BUF_RECV, args_displ(a, r), args_count(a, r));
     for (int i = 1; i < p; i++) {
         int to = xor ? r ^ i : pat_mod(r + i, p);
         int from = xor ? r ^ i : pat_mod(r - i, p);
-        plan_recv(pl, BUF_RECV, (size_t)from * B, B, from);
-        plan_send(pl, BUF_SEND, (size_t)to * B, B, to);
+        plan_recv(pl, BUF_RECV, args_displ(a, from), args_count(a, from), from);
+        plan_send(pl, BUF_SEND, args_sdispl(a, to), args_scount(a, to), to);
         plan_end_round(pl);
     }
     plan_end_round(pl);
