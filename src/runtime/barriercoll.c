@@ -46,9 +46,6 @@ int barrier_call(const coll_desc *c, const char *spec, MPI_Comm comm, const call
         CHECK(request_new(mode->req));
     CHECK(run(c, spec, comm, mode));
 out:
-    if (rc != MPI_SUCCESS)
-        call_abandon(mode);
-    else if (mode == &nb)
-        rc = request_run_once(&nbreq);
+    rc = call_finish(mode, &nb, rc);
     return mpicoll_raise(comm, rc);
 }

@@ -177,9 +177,6 @@ int blockcoll_call(const coll_desc *c, const char *spec, const void *sbuf, int s
         CHECK(request_new(mode->req));
     CHECK(run(c, spec, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, &sd, mode));
 out:
-    if (rc != MPI_SUCCESS)
-        call_abandon(mode);
-    else if (mode == &nb)
-        rc = request_run_once(&nbreq);
+    rc = call_finish(mode, &nb, rc);
     return mpicoll_raise(comm, rc);
 }

@@ -53,6 +53,11 @@ int call_launch(const call_mode *m, coll_call *c);
 /* A request that failed before launch. */
 void call_abandon(const call_mode *m);
 
+/* The end of every entry path, with the call's code so far: a call that
+ * failed before launch is abandoned; a blocking call that runs as a
+ * request (m == nb, from call_mode_for) runs it once. Returns the code. */
+int call_finish(const call_mode *m, const call_mode *nb, int rc);
+
 /* A call with nothing to move (count 0): nothing now, or a request with an
  * empty plan. */
 int call_empty(const call_mode *m, comm_state *st, const coll_desc *c);

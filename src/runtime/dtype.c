@@ -217,3 +217,16 @@ int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t
         return MPI_ERR_COUNT;
     return PMPI_Unpack(in, (int)inlen, &pos, buf, count, t, MPI_COMM_SELF);
 }
+
+void counts_span(const int *counts, const int *displs, int p, long long *lo, long long *hi)
+{
+    *lo = *hi = 0;
+    for (int r = 0, any = 0; r < p; r++) {
+        if (counts[r] <= 0)
+            continue;
+        long long a = displs[r], b = a + counts[r];
+        *lo = any && *lo < a ? *lo : a;
+        *hi = any && *hi > b ? *hi : b;
+        any = 1;
+    }
+}

@@ -28,4 +28,8 @@ int dt_unpack(const void *in, size_t inlen, void *buf, int count, MPI_Datatype t
 /* Copies count elements of t from src to dst, touching only t's data. */
 int dt_copy(const void *src, void *dst, size_t count, MPI_Datatype t);
 
+/* The span of the non-empty blocks of counts and displacements per rank,
+ * in elements: [*lo, *hi) (none: 0, 0). */
+void counts_span(const int *counts, const int *displs, int p, long long *lo, long long *hi);
+
 #endif

@@ -97,8 +97,10 @@ static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
 /* Open MPI 4.1's MPI_Ialltoallv in place (coll/libnbc; 4.1.4 here) sends
  * a peer the block meant for the rank before it once the blocks are large
  * (1000 ints and more, in the sweep's non-blocking and persistent modes;
- * the blocking MPI_Alltoallv is right). There the library gets a copy of
- * the receive blocks as a send buffer apart. */
+ * the blocking MPI_Alltoallv is right): most likely libnbc's in-place
+ * path reading the extent of a send type it never set, reported on its
+ * master as open-mpi/ompi#9749. There the library gets a copy of the receive blocks as a
+ * send buffer apart. */
 static int alltoallv_in_place_wrong(const native_args *a, const call_mode *m)
 {
 #if defined(OMPI_MAJOR_VERSION)
@@ -120,15 +122,8 @@ static int send_apart(const native_args *a, const call_mode *m, comm_state *st,
     dt_view rv;
     if (dt_view_get(a->rtype, &rv) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    long long lo = 0, hi = 0;
-    for (int r = 0, any = 0; r < np; r++) {
-        if (a->rcounts[r] <= 0)
-            continue;
-        long long x = a->rdispls[r], y = x + a->rcounts[r];
-        lo = any && lo < x ? lo : x;
-        hi = any && hi > y ? hi : y;
-        any = 1;
-    }
+    long long lo, hi;
+    counts_span(a->rcounts, a->rdispls, np, &lo, &hi);
     const size_t bytes = hi > lo ? span(&rv, (size_t)(hi - lo)) : 0;
     char *scr = call_scratch(m, st, align64(bytes) + (size_t)np * sizeof(int));
     if (!scr)
@@ -146,11 +141,44 @@ static int send_apart(const native_args *a, const call_mode *m, comm_state *st,
     return MPI_SUCCESS;
 }
 
+/* Open MPI 4.1's blocking MPI_Allgatherv (coll/tuned's fixed decision)
+ * sizes the call as the send type's size times the receive counts, so
+ * ranks whose send and receive types differ in size (legal: one
+ * signature, two MPI_INTs against one two-int type) choose another
+ * algorithm than the others and every rank waits forever. Such a rank
+ * gives the library its block in place instead, copied to its place in
+ * the receive buffer before the call: in place the library sizes with the
+ * receive type, as every rank whose two types have one size does. */
+static int allgatherv_sizes_differ(const native_args *a, const call_mode *m)
+{
+#if defined(OMPI_MAJOR_VERSION)
+    int ss, rs;
+    return a->coll == &allgatherv_desc && !m->req && a->sbuf != MPI_IN_PLACE &&
+           PMPI_Type_size(a->stype, &ss) == MPI_SUCCESS &&
+           PMPI_Type_size(a->rtype, &rs) == MPI_SUCCESS && ss != rs;
+#else
+    (void)a;
+    (void)m;
+    return 0;
+#endif
+}
+
 int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
 {
     *nc = (native_call){ .lib = *a };
     if (alltoallv_in_place_wrong(a, m))
         return send_apart(a, m, st, nc);
+    if (allgatherv_sizes_differ(a, m)) {
+        MPI_Aint lb, extent;
+        const int me = comm_state_rank(st);
+        if (PMPI_Type_get_extent(a->rtype, &lb, &extent) != MPI_SUCCESS)
+            return MPI_ERR_TYPE;
+        nc->lib.sbuf = MPI_IN_PLACE;
+        nc->pre = (copy_step){ COPY_TYPED, a->sbuf,
+                               (char *)a->rbuf + (MPI_Aint)a->rdispls[me] * extent, 0,
+                               (size_t)a->scount, (size_t)a->rcounts[me], a->stype, a->rtype };
+        return MPI_SUCCESS;
+    }
     if (!a->coll->reduction)
         return MPI_SUCCESS;
     const MPI_Datatype t = a->rtype;

@@ -142,6 +142,15 @@ void call_abandon(const call_mode *m)
     }
 }
 
+int call_finish(const call_mode *m, const call_mode *nb, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        call_abandon(m);
+    else if (m == nb)
+        rc = request_run_once(nb->req);
+    return rc;
+}
+
 static int run_now(coll_call *c, exec_state *x, int blocking, int *done)
 {
     int rc = MPI_SUCCESS;

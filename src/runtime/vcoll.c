@@ -83,14 +83,8 @@ static int check_args(const vcoll_args *v, int p, int me)
     /* the own data apart from the span of the counted blocks */
     MPI_Aint lb, extent;
     long long lo = 0, hi = 0;
-    for (int r = 0, any = 0; s.sig && r < p; r++) {
-        if (v->counts[r] <= 0)
-            continue;
-        long long a = v->displs[r], b = a + v->counts[r];
-        lo = any && lo < a ? lo : a;
-        hi = any && hi > b ? hi : b;
-        any = 1;
-    }
+    if (s.sig)
+        counts_span(v->counts, v->displs, p, &lo, &hi);
     if (rc == MPI_SUCCESS && s.own && s.sig && hi > lo &&
         PMPI_Type_get_extent(s.ct, &lb, &extent) == MPI_SUCCESS)
         rc = check_disjoint(obuf, (size_t)on, ot, (const char *)s.cbuf + (MPI_Aint)lo * extent,
@@ -242,25 +236,18 @@ int vcoll_call(const vcoll_args *v, const call_mode *mode)
     comm_state *st = NULL;
     size_t *counts = NULL;
     MPI_Datatype indexed = MPI_DATATYPE_NULL;
-    int p = 0, me = 0;
-    int rc = check_comm(v->comm);
-    if (rc == MPI_SUCCESS) {
-        PMPI_Comm_size(v->comm, &p);
-        PMPI_Comm_rank(v->comm, &me);
-        rc = check_args(v, p, me);
-    }
-    if (rc == MPI_SUCCESS && mode->req)
-        rc = request_new(mode->req);
-    if (rc == MPI_SUCCESS)
-        rc = comm_state_get(v->comm, &st);
-    if (rc == MPI_SUCCESS && !(counts = malloc(2 * (size_t)p * sizeof *counts)))
-        rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = run(v, mode, st, counts, counts + p, &indexed);
-    if (rc != MPI_SUCCESS)
-        call_abandon(mode);
-    else if (mode == &nb)
-        rc = request_run_once(&nbreq);
+    int p = 0, me = 0, rc;
+    CHECK(check_comm(v->comm));
+    PMPI_Comm_size(v->comm, &p);
+    PMPI_Comm_rank(v->comm, &me);
+    CHECK(check_args(v, p, me));
+    if (mode->req)
+        CHECK(request_new(mode->req));
+    CHECK(comm_state_get(v->comm, &st));
+    CHECK((counts = malloc(2 * (size_t)p * sizeof *counts)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    CHECK(run(v, mode, st, counts, counts + p, &indexed));
+out:
+    rc = call_finish(mode, &nb, rc);
     if (indexed != MPI_DATATYPE_NULL)   /* a request keeps a duplicate */
         PMPI_Type_free(&indexed);
     free(counts);

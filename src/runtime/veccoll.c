@@ -262,9 +262,6 @@ int veccoll_call(const vec_call *v, const call_mode *mode)
     CHECK(run(v, p, me, mode, counts));
 out:
     free(counts);
-    if (rc != MPI_SUCCESS)
-        call_abandon(mode);
-    else if (mode == &nb)
-        rc = request_run_once(&nbreq);
+    rc = call_finish(mode, &nb, rc);
     return mpicoll_raise(v->comm, rc);
 }

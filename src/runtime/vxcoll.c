@@ -28,20 +28,6 @@
 
 #include <stdlib.h>
 
-/* The span of the non-empty blocks, in elements: [*lo, *hi) (empty: 0, 0). */
-static void span_of(const int *counts, const int *displs, int p, long long *lo, long long *hi)
-{
-    *lo = *hi = 0;
-    for (int r = 0, any = 0; r < p; r++) {
-        if (counts[r] <= 0)
-            continue;
-        long long a = displs[r], b = a + counts[r];
-        *lo = any && *lo < a ? *lo : a;
-        *hi = any && *hi > b ? *hi : b;
-        any = 1;
-    }
-}
-
 /* MPI's argument checks, all local: the counts of both sides, this rank's
  * own pair's signatures, the buffers, and send data apart from the
  * receive blocks. */
@@ -73,8 +59,8 @@ static int check_args(const vxcoll_args *v, int p, int me)
     MPI_Aint lb, sext, rext;
     if (rc != MPI_SUCCESS || inplace)
         return rc;
-    span_of(v->scounts, v->sdispls, p, &slo, &shi);
-    span_of(v->rcounts, v->rdispls, p, &rlo, &rhi);
+    counts_span(v->scounts, v->sdispls, p, &slo, &shi);
+    counts_span(v->rcounts, v->rdispls, p, &rlo, &rhi);
     if (shi > slo && rhi > rlo && PMPI_Type_get_extent(v->stype, &lb, &sext) == MPI_SUCCESS &&
         PMPI_Type_get_extent(v->rtype, &lb, &rext) == MPI_SUCCESS)
         rc = check_disjoint((const char *)v->sbuf + (MPI_Aint)slo * sext, (size_t)(shi - slo),
@@ -187,25 +173,18 @@ int vxcoll_call(const vxcoll_args *v, const call_mode *mode)
     comm_state *st = NULL;
     size_t *counts = NULL;
     MPI_Datatype rindexed = MPI_DATATYPE_NULL, sindexed = MPI_DATATYPE_NULL;
-    int p = 0, me = 0;
-    int rc = check_comm(v->comm);
-    if (rc == MPI_SUCCESS) {
-        PMPI_Comm_size(v->comm, &p);
-        PMPI_Comm_rank(v->comm, &me);
-        rc = check_args(v, p, me);
-    }
-    if (rc == MPI_SUCCESS && mode->req)
-        rc = request_new(mode->req);
-    if (rc == MPI_SUCCESS)
-        rc = comm_state_get(v->comm, &st);
-    if (rc == MPI_SUCCESS && !(counts = malloc(4 * (size_t)p * sizeof *counts)))
-        rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = run(v, mode, st, counts, &rindexed, &sindexed);
-    if (rc != MPI_SUCCESS)
-        call_abandon(mode);
-    else if (mode == &nb)
-        rc = request_run_once(&nbreq);
+    int p = 0, me = 0, rc;
+    CHECK(check_comm(v->comm));
+    PMPI_Comm_size(v->comm, &p);
+    PMPI_Comm_rank(v->comm, &me);
+    CHECK(check_args(v, p, me));
+    if (mode->req)
+        CHECK(request_new(mode->req));
+    CHECK(comm_state_get(v->comm, &st));
+    CHECK((counts = malloc(4 * (size_t)p * sizeof *counts)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    CHECK(run(v, mode, st, counts, &rindexed, &sindexed));
+out:
+    rc = call_finish(mode, &nb, rc);
     if (rindexed != MPI_DATATYPE_NULL)  /* a request keeps a duplicate */
         PMPI_Type_free(&rindexed);
     if (sindexed != MPI_DATATYPE_NULL)
