@@ -21,8 +21,10 @@
  * and in guard zones on both sides, through mpicoll_<coll>_with(algorithm),
  * and the whole allocation must equal the reference: the same call through
  * the MPI library on a copy (MPI_Iallgather, MPI_Ialltoall, MPI_Ibcast,
- * completed by yield_wait; this program is not linked with the preload
- * library), or for the reductions
+ * MPI_Igather, MPI_Iscatter and the v-forms, whose counts differ per rank,
+ * zeros included, with blocks in reverse rank order and gaps between
+ * them; completed by yield_wait; this program is not linked with the
+ * preload library), or for the reductions
  * the sums computed here and written through MPI_Unpack. Where the MPI
  * library refuses a call, mpicoll may take it; it must never refuse one
  * the library takes. That holds for native too, the MPI library's own
@@ -286,6 +288,163 @@ static void run_block(const call *c, MPI_Comm comm, int alltoall)
     tb_free(&got);
 }
 
+/* gather, scatter and the v-forms: one side counted (every rank's block
+ * at the receivers of gather, gatherv and allgatherv; at the root's send
+ * side of scatter and scatterv). In the v-forms rank r's block holds
+ * n * ((r + 1) % 3) pairs (zeros included) and the blocks lie in reverse
+ * rank order with a gap of one element after each. */
+enum { GATHER, SCATTER, ALLGATHERV, GATHERV, SCATTERV };
+
+/* Rank r's block's element pairs. */
+static int pairs_of(const call *c, int v, int r) { return v ? c->n * ((r + 1) % 3) : c->n; }
+
+/* The counted side's counts and displacements in elements of l; returns
+ * the elements the buffer spans. */
+static int counted(const call *c, int v, const layout *l, int *counts, int *displs)
+{
+    int off = 0;
+    for (int k = 0; k < c->p; k++) {
+        const int r = v ? c->p - 1 - k : k;
+        counts[r] = pairs_of(c, v, r) * 2 / l->ints;
+        displs[r] = off;
+        off += counts[r] + v;
+    }
+    return off;
+}
+
+static void run_counted(const call *c, MPI_Comm comm, int which)
+{
+    const int v = which >= ALLGATHERV, me = c->rank, p = c->p;
+    const int scatters = which == SCATTER || which == SCATTERV;
+    const int is_root = which == ALLGATHERV || me == c->root;   /* holds the counted side */
+    const layout *sl = &layouts[c->dc->send(me)], *rl = &layouts[c->dc->recv(me)];
+    const layout *cl = scatters ? sl : rl;      /* the counted side's layout */
+    int *counts = malloc(2 * sizeof(int) * (size_t)p), *displs = counts + p;
+    if (!counts)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    const int span = counted(c, v, cl, counts, displs);
+    const int own_n = pairs_of(c, v, me) * 2 / (scatters ? rl : sl)->ints;
+    tbuf s, s0, want, got;
+    /* the counted buffer at the root, the own block everywhere */
+    tb_alloc(&s, sl->type, scatters ? (is_root ? span : 0) : own_n, 0x5A);
+    tb_alloc(&want, rl->type, scatters ? own_n : (is_root ? span : 0), 0xA5);
+    const MPI_Aint cext = extent_of(cl->type);
+    if (scatters && is_root)    /* the root's block for each rank */
+        for (int r = 0; r < p; r++)
+            put(s.buf + (MPI_Aint)displs[r] * cext, counts[r], sl->type, sl->ints,
+                me * 100000 + r * 1000 + 1);
+    else if (!scatters)
+        put(s.buf, own_n, sl->type, sl->ints, me * 100000 + 1);
+    /* in place: the own block at its place (gather's), nothing received
+     * (scatter's root) */
+    const int inplace = c->inplace && is_root;
+    if (inplace && !scatters)
+        put(want.buf + (MPI_Aint)displs[me] * cext, counts[me], rl->type, rl->ints,
+            me * 100000 + 1);
+    tb_copy(&s0, &s);
+    tb_copy(&got, &want);
+    const void *sb = inplace && !scatters ? MPI_IN_PLACE : s.buf;
+    void *rw_buf = inplace && scatters ? MPI_IN_PLACE : want.buf;
+    void *rg_buf = inplace && scatters ? MPI_IN_PLACE : got.buf;
+    const int sn = scatters ? 0 : own_n, rn = scatters ? own_n : counts[0];
+    int rw = MPI_SUCCESS, rg = MPI_SUCCESS;
+    MPI_Request req;
+    switch (which) {
+    case GATHER:
+        rw = yield_wait(MPI_Igather(sb, sn, sl->type, rw_buf, rn, rl->type, c->root, comm,
+                                    &req), &req);
+        rg = mpicoll_gather_with(c->algo, sb, sn, sl->type, rg_buf, rn, rl->type, c->root,
+                                 comm);
+        break;
+    case SCATTER:
+        rw = yield_wait(MPI_Iscatter(sb, counts[0], sl->type, rw_buf, rn, rl->type, c->root,
+                                     comm, &req), &req);
+        rg = mpicoll_scatter_with(c->algo, sb, counts[0], sl->type, rg_buf, rn, rl->type,
+                                  c->root, comm);
+        break;
+    case ALLGATHERV:
+        rw = yield_wait(MPI_Iallgatherv(sb, sn, sl->type, rw_buf, counts, displs, rl->type, comm,
+                                        &req), &req);
+        rg = mpicoll_allgatherv_with(c->algo, sb, sn, sl->type, rg_buf, counts, displs,
+                                     rl->type, comm);
+        break;
+    case GATHERV:
+        rw = yield_wait(MPI_Igatherv(sb, sn, sl->type, rw_buf, counts, displs, rl->type,
+                                     c->root, comm, &req), &req);
+        rg = mpicoll_gatherv_with(c->algo, sb, sn, sl->type, rg_buf, counts, displs, rl->type,
+                                  c->root, comm);
+        break;
+    default:
+        rw = yield_wait(MPI_Iscatterv(sb, counts, displs, sl->type, rw_buf, rn, rl->type,
+                                      c->root, comm, &req), &req);
+        rg = mpicoll_scatterv_with(c->algo, sb, counts, displs, sl->type, rg_buf, rn, rl->type,
+                                   c->root, comm);
+    }
+    if (check_rc(c, rw, rg)) {
+        compare(c, "receive", &want, &got);
+        compare(c, "send", &s0, &s);
+    }
+    free(counts);
+    tb_free(&s);
+    tb_free(&s0);
+    tb_free(&want);
+    tb_free(&got);
+}
+
+/* alltoallv: source s's block for destination d holds n * ((s + d) % 3)
+ * pairs (symmetric, as MPI_IN_PLACE needs: the block sent to d is the one
+ * received from d), the blocks of both sides in reverse rank order with
+ * a gap of one element after each. In place, the receive buffer holds
+ * the blocks to send. */
+static int exchange_side(const call *c, const layout *l, int *counts, int *displs)
+{
+    int off = 0;
+    for (int r = c->p - 1; r >= 0; r--) {
+        counts[r] = c->n * ((c->rank + r) % 3) * 2 / l->ints;
+        displs[r] = off;
+        off += counts[r] + 1;
+    }
+    return off;
+}
+
+static void run_alltoallv(const call *c, MPI_Comm comm)
+{
+    const int me = c->rank, p = c->p;
+    const layout *sl = &layouts[c->dc->send(me)], *rl = &layouts[c->dc->recv(me)];
+    int *v = malloc(4 * sizeof(int) * (size_t)p);
+    if (!v)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    int *sc = v, *sd = v + p, *rc = v + 2 * p, *rd = v + 3 * p;
+    const int sspan = exchange_side(c, sl, sc, sd), rspan = exchange_side(c, rl, rc, rd);
+    tbuf s, s0, want, got;
+    tb_alloc(&s, sl->type, c->inplace ? 0 : sspan, 0x5A);
+    tb_alloc(&want, rl->type, rspan, 0xA5);
+    for (int d = 0; d < p; d++)
+        if (c->inplace)
+            put(want.buf + (MPI_Aint)rd[d] * extent_of(rl->type), rc[d], rl->type, rl->ints,
+                me * 100000 + d * 1000 + 1);
+        else
+            put(s.buf + (MPI_Aint)sd[d] * extent_of(sl->type), sc[d], sl->type, sl->ints,
+                me * 100000 + d * 1000 + 1);
+    tb_copy(&s0, &s);
+    tb_copy(&got, &want);
+    const void *sb = c->inplace ? MPI_IN_PLACE : s.buf;
+    MPI_Request req;
+    int rw = yield_wait(MPI_Ialltoallv(sb, sc, sd, sl->type, want.buf, rc, rd, rl->type, comm,
+                                       &req), &req);
+    int rg = mpicoll_alltoallv_with(c->algo, sb, sc, sd, sl->type, got.buf, rc, rd, rl->type,
+                                    comm);
+    if (check_rc(c, rw, rg)) {
+        compare(c, "receive", &want, &got);
+        compare(c, "send", &s0, &s);
+    }
+    free(v);
+    tb_free(&s);
+    tb_free(&s0);
+    tb_free(&want);
+    tb_free(&got);
+}
+
 enum { BCAST, REDUCE, ALLREDUCE, RSB, SCAN, EXSCAN };
 
 /* A reduce's receive buffer means something at the root only; in place,
@@ -377,8 +536,18 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
     tb_free(&got);
 }
 
-static const char *const colls[] = { "allgather", "alltoall", "bcast", "reduce", "allreduce",
-                                     "reduce_scatter_block", "scan", "exscan" };
+/* Each collective and its runner: the block ones, the vector ones
+ * (bcast's kind first), the counted ones. */
+static const struct {
+    const char *name;
+    int runner, kind, rooted;
+} colls[] = {
+    { "allgather", 0, 0, 0 }, { "alltoall", 0, 1, 0 }, { "bcast", 1, BCAST, 1 },
+    { "reduce", 1, REDUCE, 1 }, { "allreduce", 1, ALLREDUCE, 0 },
+    { "reduce_scatter_block", 1, RSB, 0 }, { "scan", 1, SCAN, 0 }, { "exscan", 1, EXSCAN, 0 },
+    { "gather", 2, GATHER, 1 }, { "scatter", 2, SCATTER, 1 }, { "allgatherv", 2, ALLGATHERV, 0 },
+    { "gatherv", 2, GATHERV, 1 }, { "scatterv", 2, SCATTERV, 1 }, { "alltoallv", 3, 0, 0 },
+};
 #define NCOLLS ((int)(sizeof colls / sizeof colls[0]))
 
 /* Every algorithm of every collective, every case, count, in place or
@@ -390,26 +559,32 @@ static void run_comm(MPI_Comm comm, const char *comm_name)
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     for (int k = 0; k < NCOLLS; k++) {
-        c.coll = colls[k];
+        c.coll = colls[k].name;
         const int nalgo = mpicoll_algorithm_count(c.coll);
-        const int rooted = k == 2 || k == 3;
+        const int rooted = colls[k].rooted, runner = colls[k].runner, kind = colls[k].kind;
         for (int a = -1; a < nalgo; a++) {
             c.algo = a < 0 ? "auto" : mpicoll_algorithm_name(c.coll, a);
             for (int d = 0; d < NCASES; d++) {
                 c.dc = &cases[d];
                 for (int ni = 0; ni < NCOUNTS; ni++) {
                     c.n = counts[ni];
-                    for (c.inplace = 0; c.inplace <= (k == 2 ? 0 : 1); c.inplace++)
+                    for (c.inplace = 0; c.inplace <= (runner == 1 && kind == BCAST ? 0 : 1);
+                         c.inplace++)
                         for (int r = 0; r < (rooted && c.p > 1 ? 2 : 1); r++) {
                             c.root = r ? c.p - 1 : 0;
                             /* a reduce takes MPI_IN_PLACE at the root only */
                             call cc = c;
-                            cc.inplace = c.inplace && !(k == 3 && c.rank != c.root);
+                            cc.inplace = c.inplace &&
+                                         !(runner == 1 && kind == REDUCE && c.rank != c.root);
                             calls++;
-                            if (k < 2)
-                                run_block(&cc, comm, k == 1);
+                            if (runner == 0)
+                                run_block(&cc, comm, kind);
+                            else if (runner == 1)
+                                run_vec(&cc, comm, kind);
+                            else if (runner == 2)
+                                run_counted(&cc, comm, kind);
                             else
-                                run_vec(&cc, comm, k - 2);
+                                run_alltoallv(&cc, comm);
                         }
                 }
             }
