@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const rb_names[NCOLL] = { "allgather", "alltoall", "allreduce", "reduce",
-                                      "bcast", "reduce_scatter_block", "allgatherv",
-                                      "reduce_scatter", "scan", "exscan", "gather",
-                                      "scatter", "barrier", "gatherv", "scatterv",
-                                      "alltoallv" };
+/* The names: the rows of include/mpicoll_collectives.h, whose order
+ * enum rb_coll follows (a row more without its entry fails here). */
+#define RB_NAME_(name, Name, family) #name,
+#define RB_ONE_(name, Name, family) +1
+const char *const rb_names[NCOLL] = { MPICOLL_COLLECTIVES(RB_NAME_) };
+_Static_assert(NCOLL == 0 MPICOLL_COLLECTIVES(RB_ONE_),
+               "enum rb_coll: one entry per row of include/mpicoll_collectives.h, in its order");
 const char *const rb_form_names[NFORMS] = { "blocking", "with", "nonblocking", "persistent" };
 
 int rb_coll_index(const char *name)

@@ -19,6 +19,7 @@
 
 #include <mpicoll.h>
 
+/* In the order of the rows of include/mpicoll_collectives.h (rb_names). */
 enum rb_coll { AG, A2A, AR, RED, BC, RSB, AGV, RS, SCAN, EXS, GA, SC, BAR, GV, SCV, A2AV,
                NCOLL };
 extern const char *const rb_names[NCOLL];
