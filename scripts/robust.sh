@@ -115,7 +115,7 @@ valgrind_part() {
 fuzz() {
   configure build-fuzz -DCMAKE_C_COMPILER=clang -DMPICOLL_FUZZ=ON
   cmake --build build-fuzz -j"$jobs" --target fuzz_rules fuzz_spec > /dev/null
-  ctest --test-dir build-fuzz --output-on-failure -L fuzz
+  ctest --test-dir build-fuzz --output-on-failure -L fuzz -j"$jobs"   # one fuzzer a core
   # libFuzzer's count of executions, per target
   awk '/ Test: fuzz\..*\.run$/ { t = $NF } /stat::number_of_executed_units/ { print t ": " $2 " executions" }' \
     build-fuzz/Testing/Temporary/LastTest.log

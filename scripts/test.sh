@@ -5,7 +5,8 @@
 #     MPI test (ctest -L mpi: the sweep of every collective and algorithm
 #     on 1 to 8 ranks, the blocking mode's whole matrix as with Open MPI,
 #     the non-blocking and persistent modes' quick matrix, counts up to
-#     p + 1: their requests on a second MPI, in a fifth of the time);
+#     p + 1: their requests on a second MPI, in a fifth of the time), and
+#     the datatype layouts blocking and persistent;
 #  3. an installed copy (cmake --install) used by examples/consumer through
 #     CMake's find_package and through pkg-config, run under mpirun;
 #  4. scripts/robust.sh --ci: the suite under ASan + UBSan, valgrind
@@ -39,8 +40,11 @@ if [ "${1:-}" = "--quick" ]; then
   exit 0
 fi
 
+# the checker's proofs and the unit tests run one a core; then the MPI
+# tests, each alone (RUN_SERIAL)
 echo "== Open MPI: ctest in build/"
-ctest --test-dir build --output-on-failure
+ctest --test-dir build --output-on-failure -L "unit|check" -j"$jobs"
+ctest --test-dir build --output-on-failure -LE "unit|check"
 
 # A Release build (-O3) with warnings as errors: the optimiser's analyses
 # warn where -O2 does not. MPICH's own waits spin, so 8 ranks on 2 cores
@@ -49,7 +53,8 @@ echo "== MPICH: build-mpich/ (Release, -Werror), MPI tests on 1..8 ranks, every 
 cmake -S . -B build-mpich -DCMAKE_BUILD_TYPE=Release -DMPICOLL_WERROR=ON -DMPI_C_COMPILER=mpicc.mpich \
   -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DMPICOLL_MPI_TEST_MAX_NP=8 \
   -DMPICOLL_SWEEP_TIMEOUT=3600 -DMPICOLL_NB_TEST_STARTS=300 \
-  -DMPICOLL_SWEEP_QUICK_MODES="nb;persistent" > /dev/null
+  -DMPICOLL_SWEEP_QUICK_MODES="nb;persistent" -DMPICOLL_DATATYPES_MODES="blocking;persistent" \
+  > /dev/null
 cmake --build build-mpich -j"$jobs" > /dev/null
 ctest --test-dir build-mpich -L mpi --output-on-failure
 
