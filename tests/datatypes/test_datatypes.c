@@ -445,11 +445,11 @@ static void run_alltoallv(const call *c, MPI_Comm comm)
     tb_free(&got);
 }
 
-enum { BCAST, REDUCE, ALLREDUCE, RSB, SCAN, EXSCAN };
+enum { BCAST, REDUCE, ALLREDUCE, RSB, RS, SCAN, EXSCAN };
 
 /* A reduce's receive buffer means something at the root only; in place,
- * reduce_scatter_block's result is the first count elements (MPI says
- * nothing of the rest of the buffer). */
+ * reduce_scatter_block's and reduce_scatter's result is the first count
+ * elements (MPI says nothing of the rest of the buffer). */
 static void compare_result(const call *c, int which, MPI_Datatype t, int count,
                            const tbuf *want, const tbuf *got)
 {
@@ -457,7 +457,7 @@ static void compare_result(const call *c, int which, MPI_Datatype t, int count,
         return;
     /* exscan's rank 0: want holds the buffer as it was (untouched) */
     size_t len = want->len;
-    if (which == RSB && c->inplace) {
+    if ((which == RSB || which == RS) && c->inplace) {
         MPI_Aint lb, ext, tlb, text;
         MPI_Type_get_extent(t, &lb, &ext);
         MPI_Type_get_true_extent(t, &tlb, &text);
@@ -468,19 +468,30 @@ static void compare_result(const call *c, int which, MPI_Datatype t, int count,
     compare_upto(c, "receive", want, got, len);
 }
 
-/* bcast, reduce, allreduce, reduce_scatter_block, scan, exscan with
- * MPI_SUM (scan and exscan: over ranks 0..me and 0..me-1): one layout
- * per rank (its send side's; the receive side's for bcast's non-roots).
- * Rank r's int i holds (r + 1) * 1000 + 1 + i. The MPI library's bcast is
- * the reference; the sums are computed here (Open MPI's MPI_Reduce refuses
- * a predefined operation on a derived type, at the root only) and written
- * in the rank's layout through MPI_Unpack. */
+/* bcast, reduce, allreduce, reduce_scatter_block, reduce_scatter, scan,
+ * exscan with MPI_SUM (scan and exscan: over ranks 0..me and 0..me-1):
+ * one layout per rank (its send side's; the receive side's for bcast's
+ * non-roots). Rank r's int i holds (r + 1) * 1000 + 1 + i. reduce_scatter's
+ * rank r gets n * ((r + 1) % 3) pairs (zeros included), in the elements of
+ * each rank's own layout. The MPI library's bcast is the reference; the
+ * sums are computed here (Open MPI's MPI_Reduce refuses a predefined
+ * operation on a derived type, at the root only) and written in the rank's
+ * layout through MPI_Unpack. */
 static void run_vec(const call *c, MPI_Comm comm, int which)
 {
     const layout *l = &layouts[c->dc->send(c->rank)];
-    const int count = c->n * 2 / l->ints, p = c->p, me = c->rank;
-    const int sn = which == RSB ? count * p : count;            /* send elements */
-    const int rn = which == RSB ? (c->inplace ? count * p : count) : count;
+    const int p = c->p, me = c->rank;
+    int *rcounts = malloc(sizeof(int) * (size_t)p), below = 0, total = 0;
+    if (!rcounts)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    for (int r = 0; r < p; r++) {
+        rcounts[r] = (which == RS ? pairs_of(c, 1, r) : c->n) * 2 / l->ints;
+        below += r < me ? rcounts[r] : 0;
+        total += rcounts[r];
+    }
+    const int count = rcounts[me], scatters = which == RSB || which == RS;
+    const int sn = scatters ? total : count;                    /* send elements */
+    const int rn = scatters && c->inplace ? total : count;
     const int root = c->root;
     tbuf s, s0, want, got;
     tb_alloc(&s, l->type, sn, 0x5A);
@@ -496,9 +507,9 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
         const int q = which == SCAN ? me + 1 : me;  /* ranks 0..q-1 */
         put_step(want.buf, count, l->type, l->ints, 1000 * q * (q + 1) / 2 + q, q);
     } else if (which != BCAST && which != EXSCAN) {
-        /* the sum of int i over the ranks; reduce_scatter_block's rank me
-         * gets ints me * count * ints on */
-        const int off = which == RSB ? me * count * l->ints : 0;
+        /* the sum of int i over the ranks; the scattering ones' rank me
+         * gets the ints from the blocks below its own on */
+        const int off = scatters ? below * l->ints : 0;
         put_step(want.buf, count, l->type, l->ints, 1000 * p * (p + 1) / 2 + p * (1 + off), p);
     }
     const void *sb = c->inplace ? MPI_IN_PLACE : s.buf;
@@ -521,6 +532,9 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
     case EXSCAN:
         rg = mpicoll_exscan_with(c->algo, sb, got.buf, count, l->type, MPI_SUM, comm);
         break;
+    case RS:
+        rg = mpicoll_reduce_scatter_with(c->algo, sb, got.buf, rcounts, l->type, MPI_SUM, comm);
+        break;
     default:
         rg = mpicoll_reduce_scatter_block_with(c->algo, sb, got.buf, count, l->type, MPI_SUM,
                                                comm);
@@ -530,6 +544,7 @@ static void run_vec(const call *c, MPI_Comm comm, int which)
         if (which != BCAST)
             compare(c, "send", &s0, &s);
     }
+    free(rcounts);
     tb_free(&s);
     tb_free(&s0);
     tb_free(&want);
@@ -544,7 +559,8 @@ static const struct {
 } colls[] = {
     { "allgather", 0, 0, 0 }, { "alltoall", 0, 1, 0 }, { "bcast", 1, BCAST, 1 },
     { "reduce", 1, REDUCE, 1 }, { "allreduce", 1, ALLREDUCE, 0 },
-    { "reduce_scatter_block", 1, RSB, 0 }, { "scan", 1, SCAN, 0 }, { "exscan", 1, EXSCAN, 0 },
+    { "reduce_scatter_block", 1, RSB, 0 }, { "reduce_scatter", 1, RS, 0 },
+    { "scan", 1, SCAN, 0 }, { "exscan", 1, EXSCAN, 0 },
     { "gather", 2, GATHER, 1 }, { "scatter", 2, SCATTER, 1 }, { "allgatherv", 2, ALLGATHERV, 0 },
     { "gatherv", 2, GATHERV, 1 }, { "scatterv", 2, SCATTERV, 1 }, { "alltoallv", 3, 0, 0 },
 };
