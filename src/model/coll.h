@@ -169,9 +169,11 @@ int coll_algo_nparams(const coll_algo *a);
 
 /* A call's size (call_info.bytes: the selection's and the rules' bytes=)
  * and the builders' block (plan_args.block) at p ranks: the same for all
- * but reduce_scatter_block, whose call size is the whole vector of p
- * blocks. In general bytes = block · max(send, recv) / recv, per the
- * collective's data model. */
+ * but the reductions whose result is one block of the vector
+ * (reduce_scatter_block), whose call size is the whole vector of p
+ * blocks: bytes = block · max(send, recv) / recv, per the collective's
+ * data model. For the others, scatter's root included, the call size is
+ * one rank's block, as the entry paths pass it (blockcoll.c). */
 size_t coll_block_of(const coll_desc *c, int p, size_t bytes);
 size_t coll_call_bytes(const coll_desc *c, int p, size_t block);
 /* 1 for the MPI library's own collective (R_NATIVE): no plan to build, check or

@@ -41,12 +41,12 @@ size_t coll_block_of(const coll_desc *c, int p, size_t bytes)
 {
     size_t most, recv;
     unit_sizes(c, p, &most, &recv);
-    return most == recv ? bytes : bytes / most * recv;
+    return !c->reduction || most == recv ? bytes : bytes / most * recv;
 }
 
 size_t coll_call_bytes(const coll_desc *c, int p, size_t block)
 {
     size_t most, recv;
     unit_sizes(c, p, &most, &recv);
-    return most == recv ? block : block / recv * most;
+    return !c->reduction || most == recv ? block : block / recv * most;
 }
