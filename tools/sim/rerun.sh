@@ -18,7 +18,8 @@
 # recursive_multiplying), pass11 (the torus and the dragonfly: SimGrid's
 # built-ins, reduce and 64 KiB at 1024 ranks), pass12 (reduce_scatter_block
 # on the four networks), pass13 (allreduce's recursive_multiplying with its
-# messages in rotated order), or all. Each NAME
+# messages in rotated order), pass14 (the ten collectives the drop-in gained,
+# across nodes), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -268,6 +269,14 @@ runs() {
         echo "reduce_scatter_block --np 16,64,256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 900" ;;
     reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
         echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
+    # pass 14: the ten collectives the drop-in gained (gather, scatter, barrier,
+    # scan, exscan, reduce_scatter and the v-forms): every algorithm, SimGrid's
+    # built-ins and auto, 16 and 64 ranks (allgatherv and alltoallv: pass 1's
+    # pattern above, the same command), and 256 ranks up to 64 KiB
+    *-flat-np16-64|*-fattree-np16-64) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 16,64 --platform $P --timeout 300" ;;
+    *-flat-np256|*-fattree-np256) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 256 --platform $P -m 8,1K,64K --timeout 900" ;;
     *) return 1 ;;
     esac
 }
@@ -338,7 +347,12 @@ group() {
                 echo allreduce-$p-locality allreduce-$p-locality1024 allreduce-$p-builtins \
                      allreduce-$p-builtins1024 allreduce-$p-locality1024-64K
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13; do group $c; done ;;
+    pass14) for p in flat fattree; do
+                for c in barrier scatter gather reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv; do
+                    echo $c-$p-np16-64 $c-$p-np256
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14; do group $c; done ;;
     *) return 1 ;;
     esac
 }

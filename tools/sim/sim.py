@@ -49,13 +49,23 @@ from simreport import newest, plot, report, summary, tables, write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REDUCTION_ESIZE = 4            # bench and model: float vectors
-COLLECTIVES = ("allgather", "alltoall", "allreduce", "reduce", "bcast", "reduce_scatter_block")
+# the collectives and their signature families: the rows X(name, MPI name,
+# family) of include/mpicoll_collectives.h
+with open(os.path.join(ROOT, "include", "mpicoll_collectives.h")) as _f:
+    FAMILY = dict(re.findall(r"^\s*X\((\w+), \w+, (\w+)\)", _f.read(), re.M))
+COLLECTIVES = tuple(FAMILY)
 # SimGrid's selector where its name differs (MPI_Reduce_scatter_block runs
-# its reduce_scatter algorithms with equal counts)
-SIMGRID_NAME = {"reduce_scatter_block": "reduce_scatter"}
-# Sizes are one rank's block for these (as `mpicoll model`), the whole
-# vector or buffer for the others
-BLOCKED = ("allgather", "alltoall", "reduce_scatter_block")
+# its reduce_scatter algorithms with equal counts); None: SimGrid has no
+# selector (its one algorithm is what `native` runs, no built-ins to try)
+SIMGRID_NAME = {"reduce_scatter_block": "reduce_scatter", "scan": None, "exscan": None,
+                "gatherv": None, "scatterv": None}
+# Sizes are one rank's block for these (as `mpicoll model`; the v-forms with
+# every count the same, as bench runs them), the whole vector or buffer for
+# the others; barrier has none (one row, 0 bytes)
+BLOCKED = ("allgather", "alltoall", "reduce_scatter_block", "reduce_scatter", "gather",
+           "scatter", "allgatherv", "gatherv", "scatterv", "alltoallv")
+# bench's size is the whole vector of p blocks for these (sizes: one block)
+WHOLE_VECTOR = ("reduce_scatter_block", "reduce_scatter")
 SHARED_THRESH = 1 << 20        # mallocs of 1 MiB and more are shared in shared mode
 SHARED_BLOCK = 1 << 30         # one mapping per GiB (vm.max_map_count is 65530)
 BASE_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/barrier:ompi_bruck"]
@@ -260,6 +270,8 @@ def params(runner):
 
 def builtin_names(runner, coll):
     """SimGrid's algorithms for coll, from its own error message."""
+    if SIMGRID_NAME.get(coll, coll) is None:
+        return []
     _, _, err, _ = runner.smpirun(2, [os.path.join(runner.build, "sim-pingpong"), "1"],
                                   cfgs=["--cfg=smpi/%s:?" % SIMGRID_NAME.get(coll, coll)])
     m = re.findall(r"Valid algorithms: ([^.]*)\.", err)
@@ -270,29 +282,37 @@ def builtin_names(runner, coll):
 
 def lower_bound(coll, p, n, alpha, beta):
     """Alpha-beta lower bounds (Chan et al., 2007): ceil(log2 p) messages on
-    the critical path; bytes every rank must receive (or, for reductions,
-    send and receive)."""
+    the critical path (one for gather and scatter, whose root reaches every
+    rank directly); bytes every rank must receive (or, for reductions,
+    send and receive; the root's p - 1 blocks for gather and scatter)."""
     if p == 1:
         return 0.0
     lat = math.ceil(math.log2(p)) * alpha
-    data = {"allgather": (p - 1) * n, "alltoall": (p - 1) * n, "reduce_scatter_block": (p - 1) * n,
-            "allreduce": 2 * (p - 1) / p * n, "reduce": (p - 1) / p * n, "bcast": n}[coll]
+    if coll in ("gather", "scatter", "gatherv", "scatterv"):
+        lat = alpha                # one hop from or to the root: the networks take
+                                   # the root's p - 1 messages at once
+    exchange = (p - 1) * n         # every rank (the root) receives or sends p - 1 blocks
+    data = {"allreduce": 2 * (p - 1) / p * n, "reduce": (p - 1) / p * n, "bcast": n,
+            "scan": n, "exscan": n, "barrier": 0}.get(coll, exchange)
     return lat + data * beta
 
 
 def mem_per_rank(coll, p, n):
     """Bytes one rank's buffers take at most (send, receive, scratch)."""
-    return {"allgather": n + 2 * p * n, "alltoall": 3 * p * n,
-            "reduce_scatter_block": 3 * p * n}.get(coll, 4 * n)
+    return {"allgather": n + 2 * p * n, "allgatherv": n + 2 * p * n, "gather": n + 2 * p * n,
+            "gatherv": n + 2 * p * n, "scatter": n + 2 * p * n, "scatterv": n + 2 * p * n,
+            "alltoall": 3 * p * n, "alltoallv": 3 * p * n, "reduce_scatter_block": 3 * p * n,
+            "reduce_scatter": 3 * p * n}.get(coll, 4 * n)
 
 
 def bench(runner, coll, p, sizes, algo, builtin, shared):
     """One smpirun of `mpicoll bench`: algo (an mpicoll spec, or None for
     native with SimGrid's built-in `builtin`) at every size. Returns
     ({bytes: (us or None, status)}, wall)."""
-    vector = coll not in ("allgather", "alltoall")
-    # bench's reduce_scatter_block size is the whole vector: p blocks
-    per = p if coll == "reduce_scatter_block" else 1
+    vector = FAMILY[coll] in ("reduction", "rooted_reduction", "vreduction", "bcast")
+    # bench's reduce_scatter_block and reduce_scatter size is the whole
+    # vector: p blocks
+    per = p if coll in WHOLE_VECTOR else 1
     counts = [per * n // REDUCTION_ESIZE if vector else n for n in sizes]
     prog = [os.path.join(runner.build, "mpicoll"), "bench", coll, "--format", "csv", "-i", "1",
             "-x", "0", "-a", algo or "native", "--counts", ",".join(str(c) for c in counts)]
@@ -375,6 +395,8 @@ def model(runner, coll, p, sizes, algos):
 # ---- the study -----------------------------------------------------------------
 
 def study(args):
+    if args.collective == "barrier":
+        args.sizes = [0]               # no size: one row
     plat = Platform(args.platform)
     runner = Runner(args, plat)
     try:
