@@ -295,6 +295,26 @@ static void test_choose(void)
            && b.params[0] == 4, "allreduce 64 nodes 8 B: recursive_multiplying:k=4");
 }
 
+/* The call size (rules' bytes=) against the builders' block: the whole
+ * vector for the reductions that scatter it, one block for the others,
+ * scatter's root sending p of them included (blockcoll.c's bytes). */
+static void test_call_bytes(void)
+{
+    static const struct { const char *coll; size_t block, bytes; } want[] = {
+        { "reduce_scatter_block", 100, 800 }, { "reduce_scatter", 100, 800 },
+        { "scatter", 100, 100 }, { "gather", 100, 100 }, { "allgather", 100, 100 },
+        { "alltoall", 100, 100 }, { "allreduce", 100, 100 }, { "bcast", 100, 100 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const coll_desc *c = coll_find(want[i].coll);
+        char what[120];
+        snprintf(what, sizeof what, "%s at 8 ranks: block %zu is a call of %zu bytes and back",
+                 want[i].coll, want[i].block, want[i].bytes);
+        expect(c && coll_call_bytes(c, 8, want[i].block) == want[i].bytes &&
+               coll_block_of(c, 8, want[i].bytes) == want[i].block, what);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -317,6 +337,7 @@ int main(int argc, char **argv)
     test_round_trip();
     test_errors();
     test_choose();
+    test_call_bytes();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
