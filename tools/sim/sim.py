@@ -315,7 +315,9 @@ def bench(runner, coll, p, sizes, algo, builtin, shared):
     per = p if coll in WHOLE_VECTOR else 1
     counts = [per * n // REDUCTION_ESIZE if vector else n for n in sizes]
     prog = [os.path.join(runner.build, "mpicoll"), "bench", coll, "--format", "csv", "-i", "1",
-            "-x", "0", "-a", algo or "native", "--counts", ",".join(str(c) for c in counts)]
+            "-x", "0", "-a", algo or "native"]
+    if coll != "barrier":              # barrier: one row, no size
+        prog += ["--counts", ",".join(str(c) for c in counts)]
     if vector:
         prog += ["-T", "float"]
     # The harness's own allgather (mpicoll's node layout on first use, an
