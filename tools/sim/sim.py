@@ -282,15 +282,15 @@ def builtin_names(runner, coll):
 
 def lower_bound(coll, p, n, alpha, beta):
     """Alpha-beta lower bounds (Chan et al., 2007): ceil(log2 p) messages on
-    the critical path (one for gather and scatter, whose root reaches every
-    rank directly); bytes every rank must receive (or, for reductions,
+    the critical path (one for gather, scatter and barrier, where one rank
+    reaches every other directly on these multi-port networks); bytes every rank must receive (or, for reductions,
     send and receive; the root's p - 1 blocks for gather and scatter)."""
     if p == 1:
         return 0.0
     lat = math.ceil(math.log2(p)) * alpha
-    if coll in ("gather", "scatter", "gatherv", "scatterv"):
-        lat = alpha                # one hop from or to the root: the networks take
-                                   # the root's p - 1 messages at once
+    if coll in ("gather", "scatter", "gatherv", "scatterv", "barrier"):
+        lat = alpha                # one hop from or to the root (barrier: from every
+                                   # rank): the networks take p - 1 messages at once
     exchange = (p - 1) * n         # every rank (the root) receives or sends p - 1 blocks
     data = {"allreduce": 2 * (p - 1) / p * n, "reduce": (p - 1) / p * n, "bcast": n,
             "scan": n, "exscan": n, "barrier": 0}.get(coll, exchange)
