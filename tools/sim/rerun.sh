@@ -272,11 +272,12 @@ runs() {
     # pass 14: the ten collectives the drop-in gained (gather, scatter, barrier,
     # scan, exscan, reduce_scatter and the v-forms): every algorithm, SimGrid's
     # built-ins and auto, 16 and 64 ranks (allgatherv and alltoallv: pass 1's
-    # pattern above, the same command), and 256 ranks up to 64 KiB
+    # pattern above, the same command), and 256 ranks up to 64 KiB against
+    # the decisions of SimGrid's Open MPI, MPICH and MVAPICH2
     *-flat-np16-64|*-fattree-np16-64) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 16,64 --platform $P --timeout 300" ;;
     *-flat-np256|*-fattree-np256) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
-        echo "$C --np 256 --platform $P -m 8,1K,64K --timeout 900" ;;
+        echo "$C --np 256 --platform $P -m 8,1K,64K --builtins ompi,mpich,mvapich2 --timeout 900" ;;
     *) return 1 ;;
     esac
 }

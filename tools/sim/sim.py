@@ -404,7 +404,9 @@ def study(args):
     try:
         alpha, beta = calibrate(runner)
         builtins = []
-        if args.builtins == "all":
+        if SIMGRID_NAME.get(args.collective, args.collective) is None:
+            pass                       # SimGrid has one algorithm: native's
+        elif args.builtins == "all":
             builtins = builtin_names(runner, args.collective)
         elif args.builtins != "none":
             builtins = args.builtins.split(",")
