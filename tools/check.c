@@ -267,7 +267,7 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
 {
     int n = 0, roots[3] = { 0, p - 1, p / 2 }, nroots = c->rooted ? (p > 2 ? 3 : p) : 1;
     if (c->synchronizing) {     /* no data: one call, proven by causality */
-        v[0] = (sym_opts){ .block = 1, .esize = 1 };
+        v[0] = (sym_opts){ .call = { .p = p, .block = 1, .esize = 1, .commutative = 1 } };
         return 1;
     }
     if (p > 64 && nroots > 1)
@@ -290,9 +290,10 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                         if (inplace && (p > 256 || !c->inplace_offset))
                             continue;
                         size_t block = c->reduction ? counts[k] * esize : esize;
-                        v[n++] = (sym_opts){ .block = block, .esize = c->reduction ? esize : 1,
-                                             .root = roots[ri], .inplace = inplace,
-                                             .ordered = ord };
+                        v[n++] = (sym_opts){ .call = { .p = p, .block = block,
+                                                       .esize = c->reduction ? esize : 1,
+                                                       .root = roots[ri], .commutative = !ord,
+                                                       .inplace = inplace } };
                     }
     /* counts per rank: each pattern in units of 1 byte (and of 3 up to
      * p = 64), in and out of place (beyond p = 64: the first two patterns,
@@ -307,15 +308,19 @@ static int variants(const coll_desc *c, const coll_algo *a, int p, sym_opts *v,
                     const size_t pp = (size_t)p * (size_t)p;
                     size_t *m = counts_buf + (size_t)(4 * (k * 2 + e)) * pp;
                     matrix_pattern(k, p, e ? 3 : 1, m, m + pp, m + 2 * pp, m + 3 * pp);
-                    v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
-                                         .inplace = inplace, .count = m, .displ = m + pp,
-                                         .scount = m + 2 * pp, .sdispl = m + 3 * pp };
+                    v[n++] = (sym_opts){ .call = { .p = p, .block = e ? 3 : 1, .esize = 1,
+                                                   .root = roots[0], .commutative = 1,
+                                                   .inplace = inplace },
+                                         .all_count = m, .all_displ = m + pp,
+                                         .all_scount = m + 2 * pp, .all_sdispl = m + 3 * pp };
                     continue;
                 }
                 size_t *count = counts_buf + (size_t)(2 * (k * 2 + e)) * (size_t)p;
                 count_pattern(k, p, e ? 3 : 1, c->counts == COUNTS_RANK_ORDER, count, count + p);
-                v[n++] = (sym_opts){ .block = e ? 3 : 1, .esize = 1, .root = roots[0],
-                                     .inplace = inplace, .count = count, .displ = count + p };
+                v[n++] = (sym_opts){ .call = { .p = p, .block = e ? 3 : 1, .esize = 1,
+                                               .root = roots[0], .commutative = 1,
+                                               .inplace = inplace, .count = count,
+                                               .displ = count + p } };
             }
     return n;
 }
@@ -360,19 +365,21 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
                 continue;
             layout(l, p, node_of);
             for (int k = 0; k < nv && rc == 0; k++) {
-                v[k].node_of = node_of;
-                if (sym_run(c, a, params, p, &v[k], &r)) {
+                plan_args *call = &v[k].call;
+                call->node_of = node_of;
+                memcpy(call->param, params, sizeof call->param);
+                if (sym_run(c, a, &v[k], &r)) {
                     fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
                     rc = 1;
                 } else if (!r.ok) {
                     printf("%-20s FAILED %s%s%s\n", a->name, r.why, nlayouts > 1 ? "; " : "",
                            nlayouts > 1 ? layout_names[l] : "");
                     rc = 1;
-                } else if (l == 0 && (k == 0 || (c->reduction && v[k].block == ((size_t)p + 1) *
-                                                     v[k].esize && v[k].esize == 1 &&
-                                                     !v[k].inplace && !v[k].ordered))) {
+                } else if (l == 0 && (k == 0 || (c->reduction && call->block == ((size_t)p + 1) *
+                                                     call->esize && call->esize == 1 &&
+                                                     !call->inplace && call->commutative))) {
                     last = r;   /* reductions: the vector of p + 1 elements when it ran */
-                    last_count = c->reduction ? v[k].block : 0;
+                    last_count = c->reduction ? call->block : 0;
                 }
             }
         }

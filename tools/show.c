@@ -178,10 +178,10 @@ int mpicoll_cli_show(int argc, char **argv)
     int node_of[36];
     for (int r = 0; r < p; r++)
         node_of[r] = rpn > 0 ? r / rpn : 0;
-    const coll_shape shape = { .p = p, .block = 1 };
+    const plan_args shape = { .p = p, .block = 1 };
     size_t nblocks = 0;
     for (int r = 0; r < p; r++) {
-        coll_shape sr = { .p = p, .rank = r, .block = 1 };
+        plan_args sr = { .p = p, .rank = r, .block = 1 };
         nblocks = c->recv_bytes(&sr) > nblocks ? c->recv_bytes(&sr) : nblocks;
     }
     show_ctx ctx = { .block = 1, .send_len = c->send_bytes(&shape), .compact = compact, .p = p,
@@ -209,8 +209,11 @@ int mpicoll_cli_show(int argc, char **argv)
     }
     sym_result r;
     int rc = 0;
-    sym_opts o = { .block = 1, .esize = 1, .node_of = node_of, .snap = draw, .ctx = &ctx };
-    if (sym_run(c, a, params, p, &o, &r) || !r.ok) {
+    sym_opts o = { .call = { .p = p, .block = 1, .esize = 1, .commutative = 1,
+                             .node_of = node_of },
+                   .snap = draw, .ctx = &ctx };
+    memcpy(o.call.param, params, sizeof o.call.param);
+    if (sym_run(c, a, &o, &r) || !r.ok) {
         printf("FAILED: %s\n", r.why);
         rc = 1;
     } else if (compact) {

@@ -40,55 +40,56 @@ extern const char COLL_CAT(COLL_CAT(mpicoll, COLL), rules)[];
 
 /* Data models (coll_desc's send_bytes, recv_bytes, inplace_offset,
  * expect_label) that several collectives share. */
-/* one block (or vector) of s->block bytes */
-static inline size_t model_block(const coll_shape *s) { return s->block; }
+/* one block (or vector) of a->block bytes */
+static inline size_t model_block(const plan_args *a) { return a->block; }
 /* p blocks */
-static inline size_t model_p_blocks(const coll_shape *s) { return (size_t)s->p * s->block; }
+static inline size_t model_p_blocks(const plan_args *a) { return (size_t)a->p * a->block; }
 /* a block at the root, nothing elsewhere */
-static inline size_t model_at_root(const coll_shape *s)
+static inline size_t model_at_root(const plan_args *a)
 {
-    return s->rank == s->root ? s->block : 0;
+    return a->rank == a->root ? a->block : 0;
 }
 /* in place at the root only, at the start of its buffer */
-static inline size_t model_root_in_place(const coll_shape *s)
+static inline size_t model_root_in_place(const plan_args *a)
 {
-    return s->rank == s->root ? 0 : NO_ALIAS;
+    return a->rank == a->root ? 0 : NO_ALIAS;
 }
 /* in place at the start of the receive buffer */
-static inline size_t model_at_start(const coll_shape *s)
+static inline size_t model_at_start(const plan_args *a)
 {
-    (void)s;
+    (void)a;
     return 0;
 }
 /* byte i holds label i: its position (the whole result of allgather, a
  * reduction's vector) */
-static inline int64_t model_position(const coll_shape *s, size_t i)
+static inline int64_t model_position(const expect_args *e, size_t i)
 {
-    (void)s;
+    (void)e;
     return (int64_t)i;
 }
 
-/* Collectives with counts per rank (coll_shape count, displ): the bytes of
+/* Collectives with counts per rank (plan_args count, displ): the bytes of
  * all blocks, and the label byte i of the counted buffer holds, rank r's
  * byte j of its block (r * S + j, S the largest count, as the checker
  * labels send data: symbolic.c); without counts, i. */
-static inline size_t model_all_counts(const coll_shape *s)
+static inline size_t model_all_counts(const plan_args *a)
 {
     size_t n = 0;
-    for (int r = 0; r < s->p; r++)
-        n += shape_count(s, r);
+    for (int r = 0; r < a->p; r++)
+        n += args_count(a, r);
     return n;
 }
 
-static inline int64_t model_counted_label(const coll_shape *s, size_t i)
+static inline int64_t model_counted_label(const expect_args *e, size_t i)
 {
-    if (!s->count)
+    const plan_args *a = &e->call;
+    if (!a->count)
         return (int64_t)i;
     size_t most = 0;
-    for (int r = 0; r < s->p; r++)
-        most = s->count[r] > most ? s->count[r] : most;
-    for (int r = 0; r < s->p; r++)
-        if (i >= s->displ[r] && i - s->displ[r] < s->count[r])
-            return (int64_t)r * (int64_t)most + (int64_t)(i - s->displ[r]);
+    for (int r = 0; r < a->p; r++)
+        most = a->count[r] > most ? a->count[r] : most;
+    for (int r = 0; r < a->p; r++)
+        if (i >= a->displ[r] && i - a->displ[r] < a->count[r])
+            return (int64_t)r * (int64_t)most + (int64_t)(i - a->displ[r]);
     return EXPECT_ANY;
 }

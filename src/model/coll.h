@@ -26,7 +26,8 @@ enum {
 #undef MPICOLL_RESTRICTION
 };
 
-/* What the selector knows of a call. */
+/* What the selector knows of a call: the same on every rank, so not a
+ * plan_args (docs/ARCHITECTURE.md, Plans). */
 typedef struct call_info {
     int p;
     int nnodes;             /* nodes the communicator spans (1 when not asked) */
@@ -62,34 +63,17 @@ typedef struct coll_algo {
     const char *summary;
 } coll_algo;
 
-/* One rank's view of a call, for the data model. */
-typedef struct coll_shape {
-    int p, rank, root;
-    size_t block;       /* the message size (see each collective) */
-    const size_t *count;    /* collectives with counts per rank (allgatherv): the bytes of
-                             * each rank's block, p of them; NULL for the others */
-    const size_t *displ;    /* with count: where each rank's block lies in the receive
-                             * buffer (bytes; any order, blocks apart) */
-    const size_t *scount, *sdispl;  /* counts on both sides (COUNTS_MATRIX): the bytes
-                                     * this rank sends each rank, and where they lie in
-                                     * its send buffer (plan_args scount, sdispl) */
-    const size_t *all_scount, *all_sdispl;  /* COUNTS_MATRIX: every rank's scount and
-                                             * sdispl, p × p, row s rank s's (a
-                                             * receiver's labels come from its senders) */
-    size_t stride;      /* the checker's label stride: the longest send data of any rank
-                         * (symbolic.h; 0: not known, the data model works it out) */
-} coll_shape;
-
-/* Rank r's block with counts per rank (plan.h's args_count, args_displ for
- * the shape). */
-static inline size_t shape_count(const coll_shape *s, int r)
-{
-    return s->count ? s->count[r] : s->block;
-}
-static inline size_t shape_displ(const coll_shape *s, int r)
-{
-    return s->displ ? s->displ[r] : (size_t)r * s->block;
-}
+/* What expect_label is given: one rank's call, and what the checker adds
+ * to it (symbolic.h): how it labels send data, and for counts on both
+ * sides every rank's send displacements (a receiver's labels come from
+ * its senders). */
+typedef struct expect_args {
+    plan_args call;
+    size_t stride;              /* byte i of rank r's send data is labelled
+                                 * r * stride + i: the longest send data of any rank */
+    const size_t *all_sdispl;   /* COUNTS_MATRIX: every rank's sdispl, p × p, row s
+                                 * rank s's; NULL for the others */
+} expect_args;
 
 /* inplace_offset for a rank whose send data never aliases its receive
  * buffer (a non-root rank of a rooted collective). */
@@ -108,20 +92,22 @@ typedef struct coll_desc {
     int nalgos;
     const char *builtin_rules;  /* text in the rules format (docs/selection.md) */
 
-    /* The data model, in bytes, of one rank. */
-    size_t (*send_bytes)(const coll_shape *s);
-    size_t (*recv_bytes)(const coll_shape *s);
+    /* The data model, in bytes, of one rank's call (the runtime's and the
+     * checker's: they read p, rank, root, block and the counts). */
+    size_t (*send_bytes)(const plan_args *a);
+    size_t (*recv_bytes)(const plan_args *a);
     /* Where SEND lies inside RECV for MPI_IN_PLACE (NO_ALIAS: apart for
      * this rank). NULL: the entry point runs plans on a copy, builders
      * never see MPI_IN_PLACE. */
-    size_t (*inplace_offset)(const coll_shape *s);
+    size_t (*inplace_offset)(const plan_args *a);
     /* Not a reduction: byte i of rank r's send data is labelled
-     * r * S + i, S the longest send data of any rank (send_bytes: the
-     * same on every rank but at a root and for counts). A reduction: it is labelled i, its position in
-     * the vector, and carries rank r's contribution. This says which label
-     * byte i of the rank's receive buffer must hold at the end (for a
-     * reduction: fully reduced over all ranks), or EXPECT_ANY. */
-    int64_t (*expect_label)(const coll_shape *s, size_t i);
+     * r * S + i, S (e->stride) the longest send data of any rank
+     * (send_bytes: the same on every rank but at a root and for counts).
+     * A reduction: it is labelled i, its position in the vector, and
+     * carries rank r's contribution. This says which label byte i of the
+     * rank's receive buffer must hold at the end (for a reduction: fully
+     * reduced over all ranks), or EXPECT_ANY. */
+    int64_t (*expect_label)(const expect_args *e, size_t i);
     /* A reduction whose result on a rank holds the contributions of some
      * ranks only (scan: 0..rank; exscan: 0..rank - 1): that range, lo..hi
      * in rank order, for every byte of this rank's result. NULL: all p
@@ -129,16 +115,16 @@ typedef struct coll_desc {
      * are compared across the ranks of the same range only, and each
      * rank's result must be one expression at every position of the
      * vector (equal inputs, equal results: see symbolic.h). */
-    void (*expect_ranks)(const coll_shape *s, int *lo, int *hi);
+    void (*expect_ranks)(const plan_args *a, int *lo, int *hi);
     int reduction;              /* receive data are reductions (over all ranks, or
                                  * expect_ranks') */
-    int counts;                 /* the call gives counts per rank (coll_shape count,
+    int counts;                 /* the call gives counts per rank (plan_args count,
                                  * displ): COUNTS_ANYWHERE (allgatherv: blocks in any
                                  * order), COUNTS_RANK_ORDER (reduce_scatter) or
                                  * COUNTS_MATRIX (alltoallv: counts per pair of ranks,
                                  * on both sides, blocks in any order: the checker's
-                                 * count and displ, scount and sdispl are p × p, row r
-                                 * rank r's); the checker tries uneven and zero counts */
+                                 * are p × p matrices, sym_opts all_count...); the
+                                 * checker tries uneven and zero counts */
     int rooted;                 /* the checker tries several roots */
     int inplace_recv;           /* MPI_IN_PLACE is the root's receive buffer, its data
                                  * staying in its send buffer (scatter); else it is the

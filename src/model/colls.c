@@ -24,7 +24,7 @@ const coll_desc *coll_find(const char *name)
  * or at rank p - 1 where rank 0 receives nothing (exscan) */
 static void unit_sizes(const coll_desc *c, int p, size_t *most, size_t *recv)
 {
-    coll_shape unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
+    plan_args unit = { .p = p, .rank = 0, .root = 0, .block = 1 };
     size_t send = c->send_bytes(&unit);
     *recv = c->recv_bytes(&unit);
     if (*recv == 0 && p > 1) {

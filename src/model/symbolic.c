@@ -98,22 +98,20 @@ typedef struct sim {
                                  * r * stride + i (not a reduction) */
 } sim;
 
-/* Rank r's view of the call: with counts on both sides (COUNTS_MATRIX),
- * its rows of the options' p × p counts. */
-static coll_shape shape_of(const sim *s, int r)
+/* Rank r's call: with counts on both sides (COUNTS_MATRIX), its rows of
+ * the options' p × p counts. */
+static plan_args args_of(const sim *s, int r)
 {
-    coll_shape sh = { .p = s->p, .rank = r, .root = s->o->root, .block = s->o->block,
-                      .count = s->o->count, .displ = s->o->displ, .stride = s->stride };
-    if (s->c->counts == COUNTS_MATRIX && s->o->count) {
+    plan_args a = s->o->call;
+    a.rank = r;
+    if (s->c->counts == COUNTS_MATRIX && s->o->all_count) {
         const size_t row = (size_t)r * (size_t)s->p;
-        sh.count = s->o->count + row;
-        sh.displ = s->o->displ + row;
-        sh.scount = s->o->scount + row;
-        sh.sdispl = s->o->sdispl + row;
-        sh.all_scount = s->o->scount;
-        sh.all_sdispl = s->o->sdispl;
+        a.count = s->o->all_count + row;
+        a.displ = s->o->all_displ + row;
+        a.scount = s->o->all_scount + row;
+        a.sdispl = s->o->all_sdispl + row;
     }
-    return sh;
+    return a;
 }
 
 static int fail(sim *s, const char *fmt, ...)
@@ -122,17 +120,18 @@ static int fail(sim *s, const char *fmt, ...)
         return -1;
     s->res->ok = 0;
     char root[24] = "";
+    const plan_args *call = &s->o->call;
     if (s->c->rooted)
-        snprintf(root, sizeof root, " root=%d", s->o->root);
+        snprintf(root, sizeof root, " root=%d", call->root);
     char counts[48] = "";
-    if (s->o->count)    /* rank 0's and rank p - 1's: enough to tell the pattern */
-        snprintf(counts, sizeof counts, " counts=%zu..%zu", s->o->count[0],
-                 s->o->count[s->p - 1]);
+    const size_t *count = call->count ? call->count : s->o->all_count;
+    if (count)  /* rank 0's and rank p - 1's: enough to tell the pattern */
+        snprintf(counts, sizeof counts, " counts=%zu..%zu", count[0], count[s->p - 1]);
     int n = snprintf(s->res->why, sizeof s->res->why, "%s p=%d block=%zu%s%s%s%s: ",
-                     s->a->name, s->p, s->o->block, counts,
-                     s->o->esize > 1 ? " (elements of 3)" : "", root,
-                     s->o->inplace ? " in-place" : "");
-    if (s->o->ordered && n > 0 && (size_t)n < sizeof s->res->why)
+                     s->a->name, s->p, call->block, counts,
+                     call->esize > 1 ? " (elements of 3)" : "", root,
+                     call->inplace ? " in-place" : "");
+    if (!call->commutative && n > 0 && (size_t)n < sizeof s->res->why)
         n += snprintf(s->res->why + n, sizeof s->res->why - (size_t)n, "non-commutative: ");
     va_list ap;
     va_start(ap, fmt);
@@ -489,7 +488,7 @@ static uint64_t mix(uint64_t x)
  * commutative bit for bit, not associative). */
 static uint64_t hash_op(const sim *s, uint64_t a, uint64_t b)
 {
-    if (!s->o->ordered && a > b) {
+    if (s->o->call.commutative && a > b) {
         uint64_t t = a;
         a = b;
         b = t;
@@ -512,7 +511,7 @@ static int combine(sim *s, int r, cell *dst, const cell *left, const cell *right
             return fail(s, "rank %d round %zu: byte %lld would hold rank %d's contribution "
                         "twice", r, s->round[r], (long long)left->label,
                         (int)(w * 64) + __builtin_ctzll(left->bits[w] & right->bits[w]));
-    if (s->o->ordered && left->hi + 1 != right->lo)
+    if (!s->o->call.commutative && left->hi + 1 != right->lo)
         return fail(s, "rank %d round %zu: byte %lld combines ranks %d..%d with ranks %d..%d: "
                     "not in rank order", r, s->round[r], (long long)left->label, left->lo,
                     left->hi, right->lo, right->hi);
@@ -538,7 +537,7 @@ static int operands(sim *s, int r, const plan_op *op, unsigned char **src, unsig
 
 static int local_reduce(sim *s, int r, const plan_op *op)
 {
-    size_t e = s->o->esize;
+    size_t e = s->o->call.esize;
     if (op->off % e || op->dst_off % e || op->bytes % e)
         return fail(s, "rank %d round %zu reduces part of an element (offsets %zu, %zu, "
                     "%zu bytes; elements of %zu)", r, s->round[r], op->off, op->dst_off,
@@ -686,8 +685,8 @@ static void expected_ranks(const sim *s, int r, int *lo, int *hi)
     *lo = 0;
     *hi = s->p - 1;
     if (s->c->expect_ranks) {
-        coll_shape sh = shape_of(s, r);
-        s->c->expect_ranks(&sh, lo, hi);
+        plan_args a = args_of(s, r);
+        s->c->expect_ranks(&a, lo, hi);
     }
 }
 
@@ -762,13 +761,14 @@ static int verify_reduced(sim *s, int r, size_t i, int64_t want, const cell *c, 
 /* Rank r's receive buffer at the end. */
 static int verify_rank(sim *s, int r, size_t vec, reduced_ref *ref)
 {
-    coll_shape sh = shape_of(s, r);
+    const expect_args e = { .call = args_of(s, r), .stride = s->stride,
+                            .all_sdispl = s->o->all_sdispl };
     int lo = 0, hi = 0;
     if (s->c->reduction)
         expected_ranks(s, r, &lo, &hi);
     ref->shape_at = SIZE_MAX;
     for (size_t i = 0; i < s->recv_len[r]; i++) {
-        int64_t want = s->c->expect_label(&sh, i);
+        int64_t want = s->c->expect_label(&e, i);
         const cell *c = at(s, s->recv[r], i);
         int rc = 0;
         if (want == EXPECT_ANY)
@@ -940,7 +940,7 @@ static void fill_send(sim *s, int r)
     }
 }
 
-static int sim_setup(sim *s, const int *params)
+static int sim_setup(sim *s)
 {
     size_t p = (size_t)s->p, pairs = p * p;
     s->words = s->c->reduction ? (p + 63) / 64 : 0;
@@ -977,16 +977,10 @@ static int sim_setup(sim *s, const int *params)
     memset(s->qtail, -1, pairs * sizeof *s->qtail);
     size_t total_ops = 0;
     for (int r = 0; r < s->p; r++) {
-        coll_shape sh = shape_of(s, r);
-        s->send_len[r] = s->c->send_bytes(&sh);
-        s->recv_len[r] = s->c->recv_bytes(&sh);
-        s->alias[r] = s->o->inplace ? s->c->inplace_offset(&sh) : NO_ALIAS;
-        plan_args a = { .p = s->p, .rank = r, .block = s->o->block, .esize = s->o->esize,
-                        .root = s->o->root, .commutative = !s->o->ordered,
-                        .inplace = s->o->inplace, .node_of = s->o->node_of,
-                        .count = sh.count, .displ = sh.displ, .scount = sh.scount,
-                        .sdispl = sh.sdispl };
-        memcpy(a.param, params, sizeof a.param);
+        const plan_args a = args_of(s, r);
+        s->send_len[r] = s->c->send_bytes(&a);
+        s->recv_len[r] = s->c->recv_bytes(&a);
+        s->alias[r] = a.inplace ? s->c->inplace_offset(&a) : NO_ALIAS;
         if (plan_build(&s->plans[r], s->a->build, &a))
             return -1;
         total_ops += s->plans[r].nops;
@@ -1105,26 +1099,26 @@ static int check_shm_decl(sim *s)
     return 0;
 }
 
-int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
-            const sym_opts *opts, sym_result *res)
+int sym_run(const coll_desc *c, const coll_algo *a, const sym_opts *opts, sym_result *res)
 {
     memset(res, 0, sizeof *res);
     res->ok = 1;
     sym_opts o = *opts;
-    if (o.esize == 0)
-        o.esize = 1;
-    if (o.inplace && !c->inplace_offset)
-        o.inplace = 0;      /* builders never see it */
+    const int p = o.call.p;
+    if (o.call.esize == 0)
+        o.call.esize = 1;
+    if (o.call.inplace && !c->inplace_offset)
+        o.call.inplace = 0;     /* builders never see it */
     int *one_node = NULL;
-    if (!o.node_of) {
+    if (!o.call.node_of) {
         one_node = calloc((size_t)p, sizeof *one_node);
         if (!one_node)
             return -1;
-        o.node_of = one_node;
+        o.call.node_of = one_node;
     }
-    sim s = { .c = c, .a = a, .o = &o, .p = p, .res = res, .node_of = o.node_of };
+    sim s = { .c = c, .a = a, .o = &o, .p = p, .res = res, .node_of = o.call.node_of };
     int rc = -1;
-    if (sim_setup(&s, params))
+    if (sim_setup(&s))
         goto out;
     count(&s);
     check_shm_decl(&s);

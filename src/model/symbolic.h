@@ -21,7 +21,7 @@
  * of its round, a reduction of part of an element, and size mismatches
  * between a send and its receive.
  *
- * The node's shared segment (BUF_SHM) is one buffer per node (o->node_of),
+ * The node's shared segment (BUF_SHM) is one buffer per node (o->call.node_of),
  * and a round that begins with a barrier waits for every rank of the node:
  * a barrier some rank never reaches is a deadlock, and between two
  * barriers a byte written by one rank and read or written by another is a
@@ -59,24 +59,23 @@ typedef void (*sym_snapshot_fn)(void *ctx, int step, int p, unsigned char *const
 /* How many ranks' contributions a reduction's cell holds. */
 int sym_cell_contributions(const unsigned char *cell, size_t csize);
 
+/* The call every rank makes, and what only the checker adds to it. */
 typedef struct sym_opts {
-    size_t block;           /* the message size in bytes */
-    size_t esize;           /* reductions: bytes per element (default 1) */
-    int root;
-    int inplace;
-    int ordered;            /* reductions: the operation is not commutative */
-    const int *node_of;     /* node layout (NULL: one node) */
-    const size_t *count, *displ;    /* collectives with counts per rank: the blocks'
-                                     * bytes and offsets (coll_shape); COUNTS_MATRIX:
-                                     * p × p, row r rank r's receive side */
-    const size_t *scount, *sdispl;  /* COUNTS_MATRIX: p × p, row r rank r's send side */
+    plan_args call;         /* p, block, esize (reductions: default 1), root,
+                             * commutative, inplace, param[] and node_of (NULL: one
+                             * node) of every rank's call; its rank is not read;
+                             * count and displ: p of them, with counts per rank */
+    const size_t *all_count, *all_displ;    /* COUNTS_MATRIX: every rank's count and
+                                             * displ (call's are NULL), p × p, row r
+                                             * rank r's */
+    const size_t *all_scount, *all_sdispl;  /* COUNTS_MATRIX: every rank's scount and
+                                             * sdispl, likewise */
     sym_snapshot_fn snap;
     void *ctx;
 } sym_opts;
 
-/* Runs algorithm `a` with parameters `params` on p ranks. Returns 0 when it
- * ran (see res->ok), -1 when out of memory. */
-int sym_run(const coll_desc *c, const coll_algo *a, const int *params, int p,
-            const sym_opts *o, sym_result *res);
+/* Runs algorithm `a` on o->call.p ranks. Returns 0 when it ran (see
+ * res->ok), -1 when out of memory. */
+int sym_run(const coll_desc *c, const coll_algo *a, const sym_opts *o, sym_result *res);
 
 #endif

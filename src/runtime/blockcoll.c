@@ -29,7 +29,7 @@ typedef struct sides {
 static sides sides_of(const coll_desc *c, int p, int me, int root, const void *sbuf,
                       const void *rbuf)
 {
-    const coll_shape unit = { .p = p, .rank = me, .root = root, .block = 1 };
+    const plan_args unit = { .p = p, .rank = me, .root = root, .block = 1 };
     sides s = { .su = c->send_bytes(&unit), .ru = c->recv_bytes(&unit) };
     const int recv_side = c->inplace_recv;
     s.inplace = s.su && s.ru && (recv_side ? rbuf == MPI_IN_PLACE : sbuf == MPI_IN_PLACE);
@@ -96,7 +96,7 @@ static int run(const coll_desc *c, const char *spec, const void *sbuf, int scoun
                                   : (size_t)sv.size * (size_t)scount;
     if (B == 0)
         return call_empty(mode, st, c);
-    const coll_shape shape = { .p = p, .rank = me, .root = root, .block = B };
+    const plan_args shape = { .p = p, .rank = me, .root = root, .block = B };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     const size_t send_blocks = send_len / B, recv_blocks = recv_len / B;
     /* In place, either SEND lies inside RECV (the plan knows), or the plan

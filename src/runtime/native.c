@@ -205,7 +205,7 @@ int native_prepare(const native_args *a, const call_mode *m, comm_state *st, nat
     const size_t per = (size_t)(tv.size / bv.size);
     /* user elements sent and received on this rank (the data model counts
      * vectors when a block is one), and the library's */
-    const coll_shape unit = { .p = np, .rank = me, .root = a->root, .block = 1 };
+    const plan_args unit = { .p = np, .rank = me, .root = a->root, .block = 1 };
     const size_t send_n = a->rcounts ? sum : a->coll->send_bytes(&unit) * (size_t)a->rcount;
     const size_t recv_n = a->rcounts ? (size_t)a->rcounts[me]
                                      : a->coll->recv_bytes(&unit) * (size_t)a->rcount;

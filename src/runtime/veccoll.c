@@ -54,7 +54,7 @@ static int check_args(const vec_call *v, int *p, int *me)
         CHECK(MPI_ERR_BUFFER);
     /* the elements each buffer holds on this rank: the data model counts
      * vectors */
-    const coll_shape unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
+    const plan_args unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
     const size_t nsend = inplace ? 0 : c->counts ? sum : c->send_bytes(&unit) * (size_t)v->count;
     const size_t nrecv = c->counts ? (size_t)v->counts[*me]
                                    : c->recv_bytes(&unit) * (size_t)v->count;
@@ -175,8 +175,8 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode, size_t *
     const int inplace = v->sbuf == MPI_IN_PLACE;
     /* the plan's block: the vector's elements (with counts: their mean) */
     const size_t block = (counts ? total / (size_t)p : (size_t)v->count) * L.per * L.esize;
-    const coll_shape shape = { .p = p, .rank = me, .root = v->root, .block = block,
-                               .count = counts, .displ = counts ? counts + p : NULL };
+    const plan_args shape = { .p = p, .rank = me, .root = v->root, .block = block,
+                              .count = counts, .displ = counts ? counts + p : NULL };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     /* user elements in each buffer */
     const size_t send_n = counts ? total : send_len / block * (size_t)v->count;

@@ -411,7 +411,6 @@ static int scatter_allgather_cases(void)
     static const int more[] = { 100, 127, 128, 129, 255, 256, 1000, 1024, 1025 };
     enum { NMORE = sizeof more / sizeof more[0] };
     const char *names[] = { "scatter_allgather_rd", "scatter_allgather_ring" };
-    const int params[PLAN_MAX_PARAMS] = { 0 };
     int failures = 0, cases = 0;
     for (int ai = 0; ai < 2; ai++) {
         const coll_algo *a = coll_algo_find(&bcast_desc, names[ai]);
@@ -424,15 +423,16 @@ static int scatter_allgather_cases(void)
                     for (int inplace = 0; inplace < 2; inplace++) {
                         if ((ai == 1 && p > 256) || (p > 64 && (ri == 2 || si % 2 == 0)))
                             continue;
-                        sym_opts o = { .block = sizes[si], .esize = 1, .root = roots[ri],
-                                       .inplace = inplace };
+                        sym_opts o = { .call = { .p = p, .block = sizes[si], .esize = 1,
+                                                 .root = roots[ri], .commutative = 1,
+                                                 .inplace = inplace } };
                         sym_result r = { 0 };
                         cases++;
-                        if (sym_run(&bcast_desc, a, params, p, &o, &r) || !r.ok) {
+                        if (sym_run(&bcast_desc, a, &o, &r) || !r.ok) {
                             printf("FAIL bcast %s p=%d bytes=%zu root=%d inplace=%d: %s\n",
                                    names[ai], p, sizes[si], roots[ri], inplace, r.why);
                             failures++;
-                        } else if (ai == 0 && p > 1 && o.block >= (size_t)p &&
+                        } else if (ai == 0 && p > 1 && o.call.block >= (size_t)p &&
                                    r.worst.rounds > (size_t)(pat_is_pow2(p) ? 2 * L : 3 * L - 1)) {
                             printf("FAIL bcast %s p=%d: %zu rounds\n", names[ai], p,
                                    r.worst.rounds);

@@ -137,10 +137,10 @@ static int reduction_cases(void)
     int failures = 0, n = (int)(sizeof rc / sizeof rc[0]);
     for (int i = 0; i < n; i++) {
         coll_algo a = { .name = "allreduce_under_test", .build = rc[i].build };
-        int params[PLAN_MAX_PARAMS] = { 0 };
-        sym_opts o = { .block = 7 * rc[i].esize, .esize = rc[i].esize, .ordered = rc[i].ordered };
+        sym_opts o = { .call = { .p = 5, .block = 7 * rc[i].esize, .esize = rc[i].esize,
+                                 .commutative = !rc[i].ordered } };
         sym_result r;
-        if (sym_run(&allreduce_desc, &a, params, 5, &o, &r))
+        if (sym_run(&allreduce_desc, &a, &o, &r))
             return -1;
         int ok = rc[i].expect ? !r.ok && strstr(r.why, rc[i].expect) != NULL : r.ok;
         if (!ok) {
@@ -233,10 +233,10 @@ static int prefix_cases(int *ncases)
     for (int i = 0; i < n; i++)
         for (int inplace = 0; inplace < 2; inplace++) {
             coll_algo a = { .name = "prefix_under_test", .build = pc[i].build };
-            int params[PLAN_MAX_PARAMS] = { 0 };
-            sym_opts o = { .block = 7, .ordered = pc[i].ordered, .inplace = inplace };
+            sym_opts o = { .call = { .p = 5, .block = 7, .commutative = !pc[i].ordered,
+                                     .inplace = inplace } };
             sym_result r;
-            if (sym_run(pc[i].c, &a, params, 5, &o, &r))
+            if (sym_run(pc[i].c, &a, &o, &r))
                 return -1;
             int ok = pc[i].expect ? !r.ok && strstr(r.why, pc[i].expect) != NULL : r.ok;
             if (!ok) {
@@ -320,10 +320,9 @@ static int shm_cases(int *ncases)
     *ncases = n;
     for (int i = 0; i < n; i++) {
         coll_algo a = { .name = "shm_under_test", .build = sc[i].build };
-        int params[PLAN_MAX_PARAMS] = { 0 };
-        sym_opts o = { .block = 3 };
+        sym_opts o = { .call = { .p = 5, .block = 3, .commutative = 1 } };
         sym_result r;
-        if (sym_run(&allgather_desc, &a, params, 5, &o, &r))
+        if (sym_run(&allgather_desc, &a, &o, &r))
             return -1;
         int ok = sc[i].expect ? !r.ok && strstr(r.why, sc[i].expect) != NULL : r.ok;
         if (!ok) {
@@ -414,10 +413,10 @@ static int barrier_cases(int *ncases)
     *ncases = n;
     for (int i = 0; i < n; i++) {
         coll_algo a = { .name = "barrier_under_test", .build = bc[i].build };
-        int params[PLAN_MAX_PARAMS] = { 0 };
-        sym_opts o = { .block = 1, .node_of = bc[i].node_of };
+        sym_opts o = { .call = { .p = 6, .block = 1, .commutative = 1,
+                                 .node_of = bc[i].node_of } };
         sym_result r;
-        if (sym_run(&barrier_desc, &a, params, 6, &o, &r))
+        if (sym_run(&barrier_desc, &a, &o, &r))
             return -1;
         int ok = bc[i].expect ? !r.ok && strstr(r.why, bc[i].expect) != NULL : r.ok;
         if (!ok) {
@@ -435,11 +434,10 @@ int main(void)
     int failures = 0, n = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < n; i++) {
         coll_algo a = { .name = "ring_under_test", .build = cases[i].build };
-        int params[PLAN_MAX_PARAMS] = { 0 };
         for (int inplace = 0; inplace < 2; inplace++) {
             sym_result r;
-            sym_opts o = { .block = 1, .inplace = inplace };
-            if (sym_run(&allgather_desc, &a, params, 5, &o, &r)) {
+            sym_opts o = { .call = { .p = 5, .block = 1, .commutative = 1, .inplace = inplace } };
+            if (sym_run(&allgather_desc, &a, &o, &r)) {
                 printf("FAIL case %d: out of memory\n", i);
                 return 1;
             }

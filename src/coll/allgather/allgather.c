@@ -16,7 +16,7 @@ ALGO_PARAMS(recursive_multiplying,
 
 /* Rank r's block lies at block r of the result; byte i of the result is
  * byte i % block of rank i / block: label i. */
-static size_t own_block(const coll_shape *s) { return (size_t)s->rank * s->block; }
+static size_t own_block(const plan_args *a) { return (size_t)a->rank * a->block; }
 
 const coll_desc allgather_desc = {
     COLL_TABLE_FIELDS("MPICOLL_ALLGATHER", 1),

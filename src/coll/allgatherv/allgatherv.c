@@ -12,8 +12,8 @@
  * displ: the blocks tile the receive buffer (the runtime packs a layout
  * with gaps). Byte j of rank r's block is labelled r * S + j, S the
  * largest count (symbolic.c). */
-static size_t own_count(const coll_shape *s) { return shape_count(s, s->rank); }
-static size_t own_displ(const coll_shape *s) { return shape_displ(s, s->rank); }
+static size_t own_count(const plan_args *a) { return args_count(a, a->rank); }
+static size_t own_displ(const plan_args *a) { return args_displ(a, a->rank); }
 
 const coll_desc allgatherv_desc = {
     COLL_TABLE_FIELDS("MPICOLL_ALLGATHERV", 7),

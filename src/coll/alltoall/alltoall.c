@@ -16,10 +16,11 @@ ALGO_PARAMS(radix_bruck,
 #include "../table.h"
 
 /* Block j of rank r's result is block r of rank j's send data. */
-static int64_t expect_label(const coll_shape *s, size_t i)
+static int64_t expect_label(const expect_args *e, size_t i)
 {
-    size_t j = i / s->block, x = i % s->block;
-    return (int64_t)(j * (size_t)s->p * s->block + (size_t)s->rank * s->block + x);
+    const plan_args *a = &e->call;
+    size_t j = i / a->block, x = i % a->block;
+    return (int64_t)(j * (size_t)a->p * a->block + (size_t)a->rank * a->block + x);
 }
 
 /* MPI_IN_PLACE: the entry point runs the plan on a copy of the receive

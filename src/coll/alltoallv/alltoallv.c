@@ -14,35 +14,29 @@ ALGO_PARAMS(scattered,
 /* Rank s's send data to rank d: scount(s, d) bytes at sdispl(s, d) of its
  * send buffer; rank d receives them at its displ[s]. Without counts, as
  * alltoall: blocks of `block` bytes in rank order. */
-static size_t send_all(const coll_shape *s)
+static size_t send_all(const plan_args *a)
 {
     size_t n = 0;
-    for (int d = 0; d < s->p; d++)
-        n += s->scount ? s->scount[d] : s->block;
+    for (int d = 0; d < a->p; d++)
+        n += args_scount(a, d);
     return n;
 }
 
 /* Byte x of the block from rank q is q's send byte sdispl(q, rank) + x,
- * labelled q * S + sdispl(q, rank) + x, S the longest send data of any
- * rank (symbolic.c). */
-static int64_t expect_label(const coll_shape *s, size_t i)
+ * labelled q * S + sdispl(q, rank) + x, S (e->stride) the longest send
+ * data of any rank (symbolic.c). */
+static int64_t expect_label(const expect_args *e, size_t i)
 {
-    const size_t p = (size_t)s->p;
-    if (!s->count) {
-        size_t j = i / s->block, x = i % s->block;
-        return (int64_t)(j * p * s->block + (size_t)s->rank * s->block + x);
-    }
-    size_t most = s->stride;
-    for (size_t q = 0; !s->stride && q < p; q++) {
-        size_t n = 0;
-        for (size_t d = 0; d < p; d++)
-            n += s->all_scount[q * p + d];
-        most = n > most ? n : most;
+    const plan_args *a = &e->call;
+    const size_t p = (size_t)a->p;
+    if (!a->count) {
+        size_t j = i / a->block, x = i % a->block;
+        return (int64_t)(j * p * a->block + (size_t)a->rank * a->block + x);
     }
     for (size_t q = 0; q < p; q++)
-        if (i >= s->displ[q] && i - s->displ[q] < s->count[q])
-            return (int64_t)(q * most + s->all_sdispl[q * p + (size_t)s->rank] +
-                             (i - s->displ[q]));
+        if (i >= a->displ[q] && i - a->displ[q] < a->count[q])
+            return (int64_t)(q * e->stride + e->all_sdispl[q * p + (size_t)a->rank] +
+                             (i - a->displ[q]));
     return EXPECT_ANY;
 }
 

@@ -15,9 +15,9 @@ ALGO_PARAMS(k_dissemination,
 #include "../table.h"
 
 /* No bytes sent or received. */
-static size_t no_data(const coll_shape *s)
+static size_t no_data(const plan_args *a)
 {
-    (void)s;
+    (void)a;
     return 0;
 }
 

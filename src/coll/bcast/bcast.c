@@ -12,9 +12,10 @@ ALGO_PARAMS(knomial,
 #include "../table.h"
 
 /* One buffer: the root's n bytes (SEND, which is its RECV) to every rank. */
-static int64_t roots_byte(const coll_shape *s, size_t i)
+static int64_t roots_byte(const expect_args *e, size_t i)
 {
-    return (int64_t)s->root * (int64_t)s->block + (int64_t)i;
+    const plan_args *a = &e->call;
+    return (int64_t)a->root * (int64_t)a->block + (int64_t)i;
 }
 
 const coll_desc bcast_desc = {

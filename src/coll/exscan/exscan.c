@@ -12,21 +12,21 @@
  * it is: the model gives rank 0 none, so that a plan writing there fails
  * the checker (out of its buffer). In place, rank 0's input is the
  * receive buffer's, which the entry point copies out (NO_ALIAS). */
-static size_t not_rank0(const coll_shape *s)
+static size_t not_rank0(const plan_args *a)
 {
-    return s->rank == 0 ? 0 : s->block;
+    return a->rank == 0 ? 0 : a->block;
 }
 
-static size_t in_place_not_rank0(const coll_shape *s)
+static size_t in_place_not_rank0(const plan_args *a)
 {
-    return s->rank == 0 ? NO_ALIAS : 0;
+    return a->rank == 0 ? NO_ALIAS : 0;
 }
 
 /* Rank r's result holds the contributions of ranks 0..r-1. */
-static void prefix_before(const coll_shape *s, int *lo, int *hi)
+static void prefix_before(const plan_args *a, int *lo, int *hi)
 {
     *lo = 0;
-    *hi = s->rank - 1;
+    *hi = a->rank - 1;
 }
 
 /* Every rank sends an n-byte vector; rank r > 0 receives the reduction of

@@ -15,14 +15,14 @@ ALGO_PARAMS(linear_sync,
  * byte i of the root's result is byte i % block of rank i / block, label
  * i. Non-roots receive nothing. In place, the root's block lies at its
  * place in its receive buffer. */
-static size_t p_blocks_at_root(const coll_shape *s)
+static size_t p_blocks_at_root(const plan_args *a)
 {
-    return s->rank == s->root ? (size_t)s->p * s->block : 0;
+    return a->rank == a->root ? (size_t)a->p * a->block : 0;
 }
 
-static size_t root_own_block(const coll_shape *s)
+static size_t root_own_block(const plan_args *a)
 {
-    return s->rank == s->root ? (size_t)s->rank * s->block : NO_ALIAS;
+    return a->rank == a->root ? (size_t)a->rank * a->block : NO_ALIAS;
 }
 
 const coll_desc gather_desc = {

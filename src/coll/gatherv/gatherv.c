@@ -12,14 +12,14 @@
  * their displ, the blocks tiling its receive buffer (the runtime packs a
  * layout with gaps); the others receive nothing. In place, the root's
  * block lies at its place. */
-static size_t own_count(const coll_shape *s) { return shape_count(s, s->rank); }
-static size_t all_at_root(const coll_shape *s)
+static size_t own_count(const plan_args *a) { return args_count(a, a->rank); }
+static size_t all_at_root(const plan_args *a)
 {
-    return s->rank == s->root ? model_all_counts(s) : 0;
+    return a->rank == a->root ? model_all_counts(a) : 0;
 }
-static size_t root_own_displ(const coll_shape *s)
+static size_t root_own_displ(const plan_args *a)
 {
-    return s->rank == s->root ? shape_displ(s, s->rank) : NO_ALIAS;
+    return a->rank == a->root ? args_displ(a, a->rank) : NO_ALIAS;
 }
 
 const coll_desc gatherv_desc = {

@@ -11,14 +11,15 @@
 /* Every rank sends the whole vector, the blocks of all ranks in rank
  * order; rank r receives its block, count[r] bytes at displ[r], reduced
  * over all ranks: byte i holds vector position displ[r] + i. */
-static size_t whole(const coll_shape *s)
+static size_t whole(const plan_args *a)
 {
-    return shape_displ(s, s->p - 1) + shape_count(s, s->p - 1);
+    return args_displ(a, a->p - 1) + args_count(a, a->p - 1);
 }
-static size_t own_count(const coll_shape *s) { return shape_count(s, s->rank); }
-static int64_t own_block(const coll_shape *s, size_t i)
+static size_t own_count(const plan_args *a) { return args_count(a, a->rank); }
+static int64_t own_block(const expect_args *e, size_t i)
 {
-    return (int64_t)(shape_displ(s, s->rank) + i);
+    const plan_args *a = &e->call;
+    return (int64_t)(args_displ(a, a->rank) + i);
 }
 
 /* MPI_IN_PLACE: the entry point runs the plan on a copy of the receive

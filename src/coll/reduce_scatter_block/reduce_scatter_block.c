@@ -14,9 +14,10 @@ ALGO_PARAMS(recursive_multiplying,
 
 /* Every rank sends p blocks of `block` bytes; rank r receives block r
  * reduced over all ranks. */
-static int64_t my_block(const coll_shape *s, size_t i)
+static int64_t my_block(const expect_args *e, size_t i)
 {
-    return (int64_t)((size_t)s->rank * s->block + i);
+    const plan_args *a = &e->call;
+    return (int64_t)((size_t)a->rank * a->block + i);
 }
 
 /* MPI_IN_PLACE: the entry point runs the plan on a copy of the receive

@@ -9,10 +9,10 @@
 #include "../table.h"
 
 /* Rank r's result holds the contributions of ranks 0..r. */
-static void prefix_ranks(const coll_shape *s, int *lo, int *hi)
+static void prefix_ranks(const plan_args *a, int *lo, int *hi)
 {
     *lo = 0;
-    *hi = s->rank;
+    *hi = a->rank;
 }
 
 /* Every rank: an n-byte vector in, the reduction of ranks 0..rank out. */

@@ -10,14 +10,15 @@
 
 /* The root sends p blocks, the others nothing; every rank receives one:
  * block r of the root's send data goes to rank r. */
-static size_t p_blocks_at_root(const coll_shape *s)
+static size_t p_blocks_at_root(const plan_args *a)
 {
-    return s->rank == s->root ? (size_t)s->p * s->block : 0;
+    return a->rank == a->root ? (size_t)a->p * a->block : 0;
 }
 
-static int64_t roots_block(const coll_shape *s, size_t i)
+static int64_t roots_block(const expect_args *e, size_t i)
 {
-    return (int64_t)(((size_t)s->root * (size_t)s->p + (size_t)s->rank) * s->block + i);
+    const plan_args *a = &e->call;
+    return (int64_t)(((size_t)a->root * (size_t)a->p + (size_t)a->rank) * a->block + i);
 }
 
 /* MPI_IN_PLACE is the root's receive buffer (its block stays in its send

@@ -12,14 +12,15 @@
  * send buffer (the blocks tile it); rank r receives its block: byte i is
  * the root's byte displ[r] + i (label root * S + displ[r] + i, S the
  * root's send bytes, the longest). */
-static size_t all_at_root(const coll_shape *s)
+static size_t all_at_root(const plan_args *a)
 {
-    return s->rank == s->root ? model_all_counts(s) : 0;
+    return a->rank == a->root ? model_all_counts(a) : 0;
 }
-static size_t own_count(const coll_shape *s) { return shape_count(s, s->rank); }
-static int64_t roots_block(const coll_shape *s, size_t i)
+static size_t own_count(const plan_args *a) { return args_count(a, a->rank); }
+static int64_t roots_block(const expect_args *e, size_t i)
 {
-    return (int64_t)((size_t)s->root * model_all_counts(s) + shape_displ(s, s->rank) + i);
+    const plan_args *a = &e->call;
+    return (int64_t)((size_t)a->root * model_all_counts(a) + args_displ(a, a->rank) + i);
 }
 
 /* MPI_IN_PLACE is the root's receive buffer: the entry point gives the
