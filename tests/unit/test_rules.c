@@ -198,11 +198,9 @@ static void test_openmpi_tree(void)
         { "bcast", 17, 65536, "scatter_allgather_rd" },
         { "bcast", 64, 1 << 20, "scatter_allgather_rd" }, { "bcast", 1024, 1 << 18, "scatter_allgather_rd" },
         { "bcast", 65, 1 << 20, "scatter_allgather_ring" }, { "bcast", 100, 1 << 18, "scatter_allgather_ring" },
-        /* barrier: Open MPI 4.1's decision by size */
-        { "barrier", 2, 0, "recursive_doubling" }, { "barrier", 5, 0, "linear" },
-        { "barrier", 8, 0, "recursive_doubling" }, { "barrier", 64, 0, "bruck" },
-        { "barrier", 300, 0, "tree" }, { "barrier", 600, 0, "bruck" },
-        { "barrier", 2000, 0, "tree" }, { "barrier", 5000, 0, "bruck" },
+        /* barrier: the radix-4 dissemination at every size */
+        { "barrier", 2, 0, "k_dissemination:k=4" }, { "barrier", 5, 0, "k_dissemination:k=4" },
+        { "barrier", 300, 0, "k_dissemination:k=4" }, { "barrier", 5000, 0, "k_dissemination:k=4" },
         { "bcast", 15, 8, "binomial" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
@@ -214,24 +212,21 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 256, 256 * 8192, "bine" },
         { "reduce_scatter_block", 16, 16 << 16, "bine" },
         { "reduce_scatter_block", 15, 8, "recursive_halving" },
-        /* gather, scatter: Open MPI 4.1's fixed decisions, every band */
-        { "gather", 3, 1, "linear_sync:first_segment=0" }, { "gather", 3, 3, "linear" },
-        { "gather", 2, 4, "binomial" }, { "gather", 3, 32767, "binomial" },
-        { "gather", 3, 32768, "linear" }, { "gather", 3, 65536, "binomial" },
-        { "gather", 2, 131072, "linear_sync:first_segment=0" },
-        { "gather", 4, 1023, "binomial" }, { "gather", 7, 1024, "linear" },
-        { "gather", 4, 8192, "binomial" }, { "gather", 7, 262143, "linear" },
-        { "gather", 4, 262144, "linear_sync:first_segment=0" },
-        { "gather", 8, 1 << 20, "binomial" }, { "gather", 255, 4096, "binomial" },
-        { "gather", 256, 2047, "binomial" }, { "gather", 511, 2048, "linear" },
-        { "gather", 256, 8192, "binomial" }, { "gather", 512, 4096, "binomial" },
-        { "scatter", 3, 1 << 20, "linear" }, { "scatter", 4, 2047, "binomial" },
-        { "scatter", 7, 2048, "linear" }, { "scatter", 4, 4096, "binomial" },
-        { "scatter", 7, 8192, "linear" }, { "scatter", 8, 16383, "binomial" },
-        { "scatter", 31, 16384, "linear" }, { "scatter", 32, 511, "binomial" },
-        { "scatter", 63, 512, "linear" }, { "scatter", 32, 8192, "binomial" },
-        { "scatter", 63, 16384, "linear" }, { "scatter", 64, 511, "binomial" },
-        { "scatter", 1024, 512, "linear" },
+        /* reduce_scatter: recursive halving below 16 KiB times the band's
+         * fewest ranks, pairwise above; MPICH's 512 KiB below 16 ranks */
+        { "reduce_scatter", 16, 16 * 16384 - 1, "recursive_halving" },
+        { "reduce_scatter", 16, 16 * 16384, "pairwise" },
+        { "reduce_scatter", 1024, 1024 * 1024, "recursive_halving" },
+        { "reduce_scatter", 1024, (size_t)1024 * 16384, "pairwise" },
+        { "reduce_scatter", 15, 524287, "recursive_halving" },
+        { "reduce_scatter", 15, 524288, "pairwise" },
+        /* gather, scatter: linear below 48 ranks; from 48 gather's binomial,
+         * and scatter's for blocks below 768 bytes (1536 from 192 ranks) */
+        { "gather", 2, 1, "linear" }, { "gather", 47, 1 << 20, "linear" },
+        { "gather", 48, 1, "binomial" }, { "gather", 1024, 1 << 20, "binomial" },
+        { "scatter", 2, 1, "linear" }, { "scatter", 47, 8, "linear" },
+        { "scatter", 48, 767, "binomial" }, { "scatter", 191, 768, "linear" },
+        { "scatter", 192, 1535, "binomial" }, { "scatter", 1024, 1536, "linear" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
