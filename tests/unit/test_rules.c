@@ -220,6 +220,10 @@ static void test_openmpi_tree(void)
         { "reduce_scatter", 1024, (size_t)1024 * 16384, "pairwise" },
         { "reduce_scatter", 15, 524287, "recursive_halving" },
         { "reduce_scatter", 15, 524288, "pairwise" },
+        /* allgatherv: direct below 16 ranks, and in bands up to 8 KiB below 64 */
+        { "allgatherv", 3, 1 << 20, "direct" }, { "allgatherv", 16, 255, "bruck" },
+        { "allgatherv", 16, 256, "direct" }, { "allgatherv", 63, 2048, "direct" },
+        { "allgatherv", 64, 4096, "bruck" }, { "allgatherv", 32, 8192, "neighbor" },
         /* gather, scatter: linear below 48 ranks; from 48 gather's binomial,
          * and scatter's for blocks below 768 bytes (1536 from 192 ranks) */
         { "gather", 2, 1, "linear" }, { "gather", 47, 1 << 20, "linear" },
