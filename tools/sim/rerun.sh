@@ -278,6 +278,10 @@ runs() {
         echo "$C --np 16,64 --platform $P --timeout 300" ;;
     *-flat-np256|*-fattree-np256) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 256 --platform $P -m 8,1K,64K --builtins ompi,mpich,mvapich2 --timeout 900" ;;
+    # and auto under their rules across nodes
+    *-flat-np16-256-auto|*-fattree-np16-256-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 16,64 --platform $P -a auto --builtins none --timeout 300"
+        echo "$C --np 256 --platform $P -m 8,1K,64K -a auto --builtins none --timeout 900" ;;
     *) return 1 ;;
     esac
 }
@@ -352,6 +356,7 @@ group() {
                 for c in barrier scatter gather reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv; do
                     echo $c-$p-np16-64 $c-$p-np256
                 done
+                for c in scatter gather reduce_scatter allgatherv; do echo $c-$p-np16-256-auto; done
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14; do group $c; done ;;
     *) return 1 ;;
