@@ -227,30 +227,47 @@ def summary(paths, out):
     for path in paths:
         with open(path) as f:
             rows += list(csv.DictReader(f))
-    sizes = sorted({int(r["bytes"]) for r in rows})
+    sizes = sorted({int(r["bytes"]) for r in rows} - {0})     # 0: barrier, no size
     hdr = " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
+
+    def ratios(coll, plat, p, n):
+        """mpicoll/SimGrid and auto/mpicoll at one point, as cells."""
+        pts = [r for r in rows if (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
+               == (coll, plat, p, n)]
+
+        def fastest(kind):
+            c = [float(r["sim_us"]) for r in pts
+                 if r["kind"] == kind and r["algorithm"] != "auto" and r["sim_us"]]
+            return min(c) if c else None
+        bm, bg = fastest("mpicoll"), fastest("simgrid")
+        v = "%.2f" % (bm / bg) if bm and bg else "-"
+        auto = sorted((r for r in pts if r["algorithm"] == "auto"), key=lambda r: not r["sim_us"])
+        if auto and auto[0]["sim_us"]:
+            a = "%.2f" % (float(auto[0]["sim_us"]) / bm) if bm else "-"
+        else:
+            a = auto[0]["status"] if auto else "-"    # timeout, failed
+        return v, a
+
     for plat in sorted({r["platform"] for r in rows}, key=plat_order):
         out.write("\n%s: fastest mpicoll / fastest SimGrid built-in, and auto / fastest mpicoll,"
-                  " per block (allgather, alltoall, reduce_scatter_block), vector (allreduce, reduce) or buffer (bcast) size\n\n" % plat)
+                  " per block (allgather, alltoall, reduce_scatter_block, reduce_scatter, gather,"
+                  " scatter and the v-forms), vector (allreduce, reduce, scan, exscan) or buffer"
+                  " (bcast) size\n\n" % plat)
         out.write("| collective | np | mpicoll/SimGrid %s | auto/mpicoll %s |\n" % (hdr, hdr))
         out.write("|---|---:|%s\n" % ("---:|" * 2 * len(sizes)))
-        for coll, p in sorted({(r["collective"], int(r["np"])) for r in rows if r["platform"] == plat}):
-            vs, au = [], []
-            for n in sizes:
-                pts = [r for r in rows if (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
-                       == (coll, plat, p, n)]
-                def fastest(kind):
-                    c = [float(r["sim_us"]) for r in pts
-                         if r["kind"] == kind and r["algorithm"] != "auto" and r["sim_us"]]
-                    return min(c) if c else None
-                bm, bg = fastest("mpicoll"), fastest("simgrid")
-                vs.append("%.2f" % (bm / bg) if bm and bg else "-")
-                auto = sorted((r for r in pts if r["algorithm"] == "auto"), key=lambda r: not r["sim_us"])
-                if auto and auto[0]["sim_us"]:
-                    au.append("%.2f" % (float(auto[0]["sim_us"]) / bm) if bm else "-")
-                else:
-                    au.append(auto[0]["status"] if auto else "-")    # timeout, failed
-            out.write("| %s | %d | %s | %s |\n" % (coll, p, " | ".join(vs), " | ".join(au)))
+        points = sorted({(r["collective"], int(r["np"])) for r in rows
+                         if r["platform"] == plat and int(r["bytes"])})
+        for coll, p in points:
+            cells = [ratios(coll, plat, p, n) for n in sizes]
+            out.write("| %s | %d | %s | %s |\n" % (coll, p, " | ".join(c[0] for c in cells),
+                                                   " | ".join(c[1] for c in cells)))
+        sizeless = sorted({(r["collective"], int(r["np"])) for r in rows
+                           if r["platform"] == plat and not int(r["bytes"])})
+        if sizeless:
+            out.write("\n| collective (no size) | np | mpicoll/SimGrid | auto/mpicoll |\n"
+                      "|---|---:|---:|---:|\n")
+            for coll, p in sizeless:
+                out.write("| %s | %d | %s | %s |\n" % ((coll, p) + ratios(coll, plat, p, 0)))
 
 
 def newest(paths, new, out):
