@@ -353,8 +353,11 @@ group() {
                      allreduce-$p-builtins1024 allreduce-$p-locality1024-64K
             done ;;
     pass14) for p in flat fattree; do
+                # alltoallv at 256 ranks is left out: its 64 KiB point (4 GiB of
+                # blocks, on SMPI's shared memory) ran over 13 minutes an algorithm
                 for c in barrier scatter gather reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv; do
-                    echo $c-$p-np16-64 $c-$p-np256
+                    echo $c-$p-np16-64
+                    [ $c = alltoallv ] || echo $c-$p-np256
                 done
                 for c in scatter gather reduce_scatter allgatherv; do echo $c-$p-np16-256-auto; done
             done ;;
