@@ -67,140 +67,24 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
     return NATIVE;
 }
 
-/* A block collective (allgather, alltoall; gather and scatter with a
- * root, -1 for the others): mpicoll's, or the MPI library's own with the
- * program's arguments. */
-static int preload_block(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
-                         void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+/* The call a: mpicoll's, or the MPI library's own with the program's
+ * arguments as they are (route; also when mpicoll refuses the datatype or
+ * leaves the operation to the library: coll_supported). */
+static int preload_call(const coll_args *a)
 {
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
+    int rc = MPI_SUCCESS, how = route(a->coll->name, a->comm, coll_supported(a), &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
-                                          .stype = stype, .rbuf = rbuf, .rcount = rcount,
-                                          .rtype = rtype, .root = root, .comm = comm }, NULL);
-    return api_block(c, NULL, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL,
-                     API_BLOCKING);
+        return native_run(a, NULL);
+    return api_call(a, NULL, API_BLOCKING);
 }
 
-/* A vector collective (bcast: sbuf MPI_IN_PLACE, rbuf the buffer): the
- * same, unless mpicoll refuses the datatype or leaves the operation to the
- * library. */
-static int preload_vector(const coll_desc *c, const void *sbuf, void *rbuf, int count,
-                          MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS;
-    int how = route(c->name, comm, veccoll_type_supported(type, op, c->reduction), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .rbuf = rbuf, .rcount = count,
-                                          .rtype = type, .op = op, .root = root,
-                                          .comm = comm }, NULL);
-    return api_vector(c, NULL, sbuf, rbuf, count, type, op, root, comm, NULL, API_BLOCKING);
-}
-
-/* A reduction with counts per rank (reduce_scatter): as a vector one. */
-static int preload_vreduction(const coll_desc *c, const void *sbuf, void *rbuf,
-                              const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS;
-    int how = route(c->name, comm, veccoll_type_supported(type, op, c->reduction), &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .rbuf = rbuf, .rtype = type,
-                                          .op = op, .root = -1, .comm = comm,
-                                          .rcounts = counts }, NULL);
-    return api_vreduction(c, NULL, sbuf, rbuf, counts, type, op, comm, NULL, API_BLOCKING);
-}
-
-/* A collective with counts per rank (allgatherv): the same as a block one. */
-static int preload_vblock(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
-                          void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
-                          MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
-                                          .stype = stype, .rbuf = rbuf, .rtype = rtype,
-                                          .comm = comm, .rcounts = rcounts,
-                                          .rdispls = displs }, NULL);
-    return api_vblock(c, NULL, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, NULL,
-                      API_BLOCKING);
-}
-
-/* gatherv and scatterv: as allgatherv, with a root. */
-static int preload_vgather(const coll_desc *c, const void *sbuf, int scount, MPI_Datatype stype,
-                           void *rbuf, const int *rcounts, const int *displs,
-                           MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .scount = scount,
-                                          .stype = stype, .rbuf = rbuf, .rtype = rtype,
-                                          .root = root, .comm = comm, .rcounts = rcounts,
-                                          .rdispls = displs }, NULL);
-    return api_vgather(c, NULL, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
-                       NULL, API_BLOCKING);
-}
-
-static int preload_vscatter(const coll_desc *c, const void *sbuf, const int *scounts,
-                            const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
-                            MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .stype = stype,
-                                          .rbuf = rbuf, .rcount = rcount, .rtype = rtype,
-                                          .root = root, .comm = comm, .rcounts = scounts,
-                                          .rdispls = displs }, NULL);
-    return api_vscatter(c, NULL, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
-                        NULL, API_BLOCKING);
-}
-
-/* alltoallv: counts on both sides. */
-static int preload_vexchange(const coll_desc *c, const void *sbuf, const int *scounts,
-                             const int *sdispls, MPI_Datatype stype, void *rbuf,
-                             const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                             MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .sbuf = sbuf, .stype = stype,
-                                          .rbuf = rbuf, .rtype = rtype, .root = -1,
-                                          .comm = comm, .rcounts = rcounts,
-                                          .rdispls = rdispls, .scounts = scounts,
-                                          .sdispls = sdispls }, NULL);
-    return api_vexchange(c, NULL, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
-                         comm, NULL, API_BLOCKING);
-}
-
-/* A collective of the communicator alone (barrier): mpicoll's, or the
- * MPI library's own. */
-static int preload_barrier(const coll_desc *c, MPI_Comm comm)
-{
-    int rc = MPI_SUCCESS, how = route(c->name, comm, 1, &rc);
-    if (how == FAILED)
-        return rc;
-    if (how == NATIVE)
-        return native_run(&(native_args){ .coll = c, .comm = comm }, NULL);
-    return api_barrier(c, NULL, comm, NULL, API_BLOCKING);
-}
-
-/* MPI_<MPI name> of every collective (include/mpicoll_collectives.h). */
+/* MPI_<MPI name> of every collective (include/mpicoll_collectives.h), its
+ * call filled as the entry points' (API_CALL_<family>). */
 #define PRELOAD_(name, Name, family)                                                     \
     int MPI_##Name(MPICOLL_ARGS_##family)                                                \
     {                                                                                    \
-        return API_PATH(preload_, family)(&name##_desc, API_CALL_##family);              \
+        return preload_call(&API_COLL_ARGS(name, NULL, family));                         \
     }
 MPICOLL_COLLECTIVES(PRELOAD_)

@@ -2,9 +2,9 @@
  * native: the MPI library's own collectives, as an algorithm of every
  * collective (R_NATIVE in each table). The one piece of code that calls
  * the PMPI_ collectives: the entry paths after checks and selection
- * (blockcoll.c, veccoll.c, through call_native), requests (request.c:
- * PMPI_I<coll>, MPI-3) and the preload library's calls that mpicoll does
- * not take. Arguments go through as the user gave them, on the user's
+ * (blockcoll.c, veccoll.c, vcoll.c, vxcoll.c, barriercoll.c, through
+ * call_native), requests (request.c: PMPI_I<coll>, MPI-3) and the preload
+ * library's calls that mpicoll does not take. Arguments go through as the user gave them, on the user's
  * communicator, so the MPI library sees exactly what the program passed;
  * but for one case (native_prepare): a predefined operation on a derived
  * datatype, where the library reduces the predefined type beneath it.
@@ -16,7 +16,7 @@
 #include <limits.h>
 
 /* The arguments of a family's MPI collective (include/mpicoll.h), from
- * the native_args, up to the communicator (each ends with its comma, so
+ * the coll_args, up to the communicator (each ends with its comma, so
  * that a family of the communicator alone has none). */
 #define NATIVE_ARGS_block(a) a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
 #define NATIVE_ARGS_reduction(a) a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
@@ -36,7 +36,7 @@
 #define NATIVE_ARGS_vexchange(a) a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, \
     a->rcounts, a->rdispls, a->rtype,
 
-int native_run(const native_args *a, MPI_Request *req)
+int native_run(const coll_args *a, MPI_Request *req)
 {
     const coll_desc *c = a->coll;
 #define NATIVE_RUN_(name, Name, family)                                              \
@@ -63,7 +63,7 @@ static size_t span(const dt_view *v, size_t n)
  * as fixed from 4.2.1 on), where mpicoll's own algorithms take the call.
  * There the root's input goes to the library as a send buffer apart from
  * the receive buffer. MPI_Ireduce is not affected. */
-static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
+static int reduce_in_place_crashes(const coll_args *a, const call_mode *m)
 {
 #if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40201300
     return a->coll == &reduce_desc && a->sbuf == MPI_IN_PLACE && a->root != 0 && !m->req;
@@ -101,7 +101,7 @@ static int reduce_in_place_crashes(const native_args *a, const call_mode *m)
  * path reading the extent of a send type it never set, reported on its
  * master as open-mpi/ompi#9749. There the library gets a copy of the receive blocks as a
  * send buffer apart. */
-static int alltoallv_in_place_wrong(const native_args *a, const call_mode *m)
+static int alltoallv_in_place_wrong(const coll_args *a, const call_mode *m)
 {
 #if defined(OMPI_MAJOR_VERSION)
     return a->coll == &alltoallv_desc && a->sbuf == MPI_IN_PLACE && m->req;
@@ -115,7 +115,7 @@ static int alltoallv_in_place_wrong(const native_args *a, const call_mode *m)
 /* The receive blocks' span copied into scratch before each start, and the
  * library's send side there: the receive counts and type, the
  * displacements from the span's first element. */
-static int send_apart(const native_args *a, const call_mode *m, comm_state *st,
+static int send_apart(const coll_args *a, const call_mode *m, comm_state *st,
                       native_call *nc)
 {
     const int np = comm_state_size(st);
@@ -149,7 +149,7 @@ static int send_apart(const native_args *a, const call_mode *m, comm_state *st,
  * gives the library its block in place instead, copied to its place in
  * the receive buffer before the call: in place the library sizes with the
  * receive type, as every rank whose two types have one size does. */
-static int allgatherv_sizes_differ(const native_args *a, const call_mode *m)
+static int allgatherv_sizes_differ(const coll_args *a, const call_mode *m)
 {
 #if defined(OMPI_MAJOR_VERSION)
     int ss, rs;
@@ -163,7 +163,7 @@ static int allgatherv_sizes_differ(const native_args *a, const call_mode *m)
 #endif
 }
 
-int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc)
+int native_prepare(const coll_args *a, const call_mode *m, comm_state *st, native_call *nc)
 {
     *nc = (native_call){ .lib = *a };
     if (alltoallv_in_place_wrong(a, m))

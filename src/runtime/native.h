@@ -5,34 +5,18 @@
 #define MPICOLL_RUNTIME_NATIVE_H
 
 #include "call.h"
+#include "args.h"
 
-/* A call of the MPI library's own collective, with the user's arguments
- * as given (buffers, MPI_IN_PLACE, counts, types, operation, root, and the
- * user's communicator, not mpicoll's duplicate). Block collectives use
- * every field but op (root: gather and scatter only); vector collectives sbuf, rbuf, rcount (the
- * count: the receive count of reduce_scatter_block), rtype, op, root
- * (bcast: its buffer is rbuf). */
-typedef struct native_args {
-    const coll_desc *coll;
-    const void *sbuf;
-    int scount;
-    MPI_Datatype stype;
-    void *rbuf;
-    int rcount;
-    MPI_Datatype rtype;
-    MPI_Op op;
-    int root;
-    MPI_Comm comm;
-    const int *rcounts, *rdispls;   /* collectives with counts per rank: the counted
-                                     * side's (the send side for scatterv); alltoallv:
-                                     * the receive side's */
-    const int *scounts, *sdispls;   /* alltoallv: the send side's (ignored in place) */
-} native_args;
+/* request.c's name for the arguments of a native call: the user's call
+ * (coll_args), as given. */
+typedef coll_args native_args;
 
-/* The one place that calls the PMPI_ collectives: blocking (req NULL:
+/* The one place that calls the PMPI_ collectives, with a's arguments as
+ * they are (buffers, MPI_IN_PLACE, counts, types, operation, root, and the
+ * user's communicator, not mpicoll's duplicate): blocking (req NULL:
  * PMPI_Allgather & co.) or started (PMPI_Iallgather & co., MPI-3). Returns
  * the MPI library's code; raises nothing itself (MPI may, on comm). */
-int native_run(const native_args *a, MPI_Request *req);
+int native_run(const coll_args *a, MPI_Request *req);
 
 /* A native call as the MPI library runs it: its arguments (the user's,
  * or for a predefined operation on a derived datatype the view of the
@@ -42,7 +26,7 @@ int native_run(const native_args *a, MPI_Request *req);
  * once the library's collective has completed (COPY_NONE when the view is
  * the user's buffers). */
 typedef struct native_call {
-    native_args lib;
+    coll_args lib;
     copy_step pre, post;
 } native_call;
 
@@ -50,7 +34,7 @@ typedef struct native_call {
  * view's scratch comes from call_scratch(m, st, ...): the communicator's
  * for a blocking call, the request's own otherwise. MPI_ERR_COUNT when
  * the view would hold more than INT_MAX elements (on every rank alike). */
-int native_prepare(const native_args *a, const call_mode *m, comm_state *st, native_call *nc);
+int native_prepare(const coll_args *a, const call_mode *m, comm_state *st, native_call *nc);
 
 /* Copies into the view, then native_run(&nc->lib, req); the caller runs
  * nc->post (copy_step_run) once the collective has completed. */
@@ -59,6 +43,6 @@ int native_start(const native_call *nc, MPI_Request *req);
 /* A call whose selection chose native (select_prepare left no plan):
  * now, or as a request that wraps the MPI request (a persistent one
  * starts a new PMPI_I<coll> with the bound arguments at each start). */
-int call_native(const call_mode *m, comm_state *st, const native_args *a);
+int call_native(const call_mode *m, comm_state *st, const coll_args *a);
 
 #endif

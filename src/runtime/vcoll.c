@@ -1,10 +1,10 @@
 /*
- * The entry path of the collectives with counts per rank on one side:
- * allgatherv and gatherv (the receive side's counts and displacements),
- * scatterv (the send side's): argument checks, selection, the plan,
- * datatypes, MPI_IN_PLACE, execution; or, when the selection chose
- * native, the MPI library's own collective with the user's arguments
- * (src/runtime/native.c).
+ * The entry path (entry.h: vcoll_path) of the collectives with counts per
+ * rank on one side: allgatherv and gatherv (the receive side's counts and
+ * displacements), scatterv (the send side's): argument checks, selection,
+ * the plan, datatypes, MPI_IN_PLACE, execution; or, when the selection
+ * chose native, the MPI library's own collective with the user's
+ * arguments (src/runtime/native.c).
  *
  * Plans see rank r's block as count[r] bytes at displ[r] of the counted
  * buffer (RECV, or SEND for scatterv), the blocks tiling it (plan_args
@@ -25,8 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What this rank has of a call. */
+/* What this rank has of a call. The counted side is the receive side
+ * (allgatherv, gatherv) or, for scatterv, the send side: the collective
+ * whose root's MPI_IN_PLACE is its receive buffer (coll_desc.inplace_recv);
+ * its counts and displacements are coll_args' rcounts and rdispls. */
 typedef struct vside {
+    int cs;                 /* the counted side is the send side (scatterv) */
     int rooted, sig;        /* a root's collective; the counts are significant here */
     int inplace;            /* MPI_IN_PLACE: for gatherv and allgatherv the send buffer
                              * (the block sits at its place in the receive buffer);
@@ -35,60 +39,60 @@ typedef struct vside {
                              * receive for scatterv) is used */
     MPI_Datatype ct;        /* the counted side's type */
     void *cbuf;             /* the counted side's buffer */
+    const void *obuf;       /* the own side's buffer, count and type */
+    int on;
+    MPI_Datatype ot;
 } vside;
 
-static vside side_of(const vcoll_args *v, int me)
+static vside side_of(const coll_args *a, int me)
 {
-    vside s = { .rooted = v->coll->rooted };
-    s.sig = !s.rooted || me == v->root;
-    s.ct = v->counted_send ? v->stype : v->rtype;
-    s.cbuf = v->counted_send ? (void *)v->sbuf : v->rbuf;
-    s.inplace = s.sig && (v->counted_send ? v->rbuf == MPI_IN_PLACE : v->sbuf == MPI_IN_PLACE);
+    vside s = { .cs = a->coll->inplace_recv, .rooted = a->coll->rooted };
+    s.sig = !s.rooted || me == a->root;
+    s.ct = s.cs ? a->stype : a->rtype;
+    s.cbuf = s.cs ? (void *)a->sbuf : a->rbuf;
+    s.obuf = s.cs ? a->rbuf : a->sbuf;
+    s.on = s.cs ? a->rcount : a->scount;
+    s.ot = s.cs ? a->rtype : a->stype;
+    s.inplace = s.sig && (s.cs ? a->rbuf == MPI_IN_PLACE : a->sbuf == MPI_IN_PLACE);
     s.own = !s.inplace;
     return s;
 }
 
 /* MPI's argument checks, all local, each where it is significant. */
-static int check_args(const vcoll_args *v, int p, int me)
+static int check_args(const coll_args *a, int p, int me)
 {
-    if (v->coll->rooted && (v->root < 0 || v->root >= p))
-        return MPI_ERR_ROOT;
-    const vside s = side_of(v, me);
-    int rc = MPI_SUCCESS;
+    int rc;
+    CHECK(a->coll->rooted && (a->root < 0 || a->root >= p) ? MPI_ERR_ROOT : MPI_SUCCESS);
+    const vside s = side_of(a, me);
     size_t total = 0;
-    if (s.sig && (!v->counts || !v->displs))
-        return MPI_ERR_ARG;
-    for (int r = 0; s.sig && r < p && rc == MPI_SUCCESS; r++) {
-        rc = check_count_type(v->counts[r], s.ct);
-        total += (size_t)(v->counts[r] > 0 ? v->counts[r] : 0);
+    CHECK(s.sig && (!a->rcounts || !a->rdispls) ? MPI_ERR_ARG : MPI_SUCCESS);
+    for (int r = 0; s.sig && r < p; r++) {
+        CHECK(check_count_type(a->rcounts[r], s.ct));
+        total += (size_t)(a->rcounts[r] > 0 ? a->rcounts[r] : 0);
     }
     /* the own side: what this rank sends (allgatherv, gatherv) or receives */
-    const void *obuf = v->counted_send ? v->rbuf : v->sbuf;
-    const int on = v->counted_send ? v->rcount : v->scount;
-    const MPI_Datatype ot = v->counted_send ? v->rtype : v->stype;
-    if (rc == MPI_SUCCESS && s.own)
-        rc = check_count_type(on, ot);
-    if (rc == MPI_SUCCESS && s.own && s.sig)
-        rc = v->counted_send ? check_signatures(v->counts[me], s.ct, on, ot)
-                             : check_signatures(on, ot, v->counts[me], s.ct);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (s.own)
+        CHECK(check_count_type(s.on, s.ot));
+    if (s.own && s.sig)
+        CHECK(s.cs ? check_signatures(a->rcounts[me], s.ct, s.on, s.ot)
+                   : check_signatures(s.on, s.ot, a->rcounts[me], s.ct));
     /* MPI_IN_PLACE where this rank may not pass it */
-    if ((s.sig && s.cbuf == MPI_IN_PLACE) || (s.own && obuf == MPI_IN_PLACE))
-        return MPI_ERR_BUFFER;
+    CHECK((s.sig && s.cbuf == MPI_IN_PLACE) || (s.own && s.obuf == MPI_IN_PLACE)
+              ? MPI_ERR_BUFFER : MPI_SUCCESS);
     if (s.sig)
-        rc = check_buffer(s.cbuf, total ? 1 : 0, s.ct);
-    if (rc == MPI_SUCCESS && s.own)
-        rc = check_buffer(obuf, (size_t)on, ot);
+        CHECK(check_buffer(s.cbuf, total ? 1 : 0, s.ct));
+    if (s.own)
+        CHECK(check_buffer(s.obuf, (size_t)s.on, s.ot));
     /* the own data apart from the span of the counted blocks */
     MPI_Aint lb, extent;
     long long lo = 0, hi = 0;
     if (s.sig)
-        counts_span(v->counts, v->displs, p, &lo, &hi);
-    if (rc == MPI_SUCCESS && s.own && s.sig && hi > lo &&
-        PMPI_Type_get_extent(s.ct, &lb, &extent) == MPI_SUCCESS)
-        rc = check_disjoint(obuf, (size_t)on, ot, (const char *)s.cbuf + (MPI_Aint)lo * extent,
-                            (size_t)(hi - lo), s.ct);
+        counts_span(a->rcounts, a->rdispls, p, &lo, &hi);
+    if (s.own && s.sig && hi > lo && PMPI_Type_get_extent(s.ct, &lb, &extent) == MPI_SUCCESS)
+        CHECK(check_disjoint(s.obuf, (size_t)s.on, s.ot,
+                             (const char *)s.cbuf + (MPI_Aint)lo * extent, (size_t)(hi - lo),
+                             s.ct));
+out:
     return rc;
 }
 
@@ -138,118 +142,93 @@ int vcoll_layout(const int *counts, const int *displs, int p, const dt_view *cv,
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* Scratch layout: [TMP | packed counted blocks | the own block]. */
-static int run(const vcoll_args *v, const call_mode *mode, comm_state *st, size_t *count,
-               size_t *displ, MPI_Datatype *indexed)
+static int run(const coll_args *a, const call_mode *mode, comm_state *st)
 {
-    const coll_desc *c = v->coll;
-    const int p = comm_state_size(st), me = comm_state_rank(st), cs = v->counted_send;
-    const vside s = side_of(v, me);
-    const MPI_Datatype ot = cs ? v->rtype : v->stype;
-    const int on = cs ? v->rcount : v->scount;
+    const coll_desc *c = a->coll;
+    const int p = comm_state_size(st), me = comm_state_rank(st);
+    const vside s = side_of(a, me);
+    const int cs = s.cs;
+    size_t *count = NULL, *displ;   /* the blocks in bytes: vcoll_layout */
+    MPI_Datatype indexed = MPI_DATATYPE_NULL;
     dt_view cv = { 0 }, ov = { 0 };
-    int rc = s.sig ? dt_view_get(s.ct, &cv) : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS && s.own)
-        rc = dt_view_get(ot, &ov);
-    if (rc != MPI_SUCCESS)
-        return rc;
     MPI_Aint first = 0;
-    int direct = 0;
+    int direct = 0, rc;
     size_t total = 0;
-    if (s.sig && (direct = vcoll_layout(v->counts, v->displs, p, &cv, count, displ, &first)) < 0)
-        return MPI_ERR_NO_MEM;
+    if (s.sig)
+        CHECK(dt_view_get(s.ct, &cv));
+    if (s.own)
+        CHECK(dt_view_get(s.ot, &ov));
+    CHECK((count = malloc(2 * (size_t)p * sizeof *count)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    displ = count + p;
+    if (s.sig)
+        direct = vcoll_layout(a->rcounts, a->rdispls, p, &cv, count, displ, &first);
+    CHECK(direct < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS);
     for (int r = 0; s.sig && r < p; r++)
         total += count[r];
     /* this rank's own block: its counted one, or what it sends or receives */
-    const size_t own = s.sig ? count[me] : (size_t)on * (size_t)ov.size;
+    const size_t own = s.sig ? count[me] : (size_t)s.on * (size_t)ov.size;
     /* every rank knows the whole call is empty only without a root (at
      * the root of gatherv and scatterv, a rank of 0 bytes still takes part
      * in the selection, which may be collective) */
-    if (!s.rooted && total == 0)
-        return call_empty(mode, st, c);
+    if (!s.rooted && total == 0) {
+        rc = call_empty(mode, st, c);
+        goto out;
+    }
     coll_call call = { .coll = c, .st = st };
     call_info ci = { .p = p, .nnodes = 1, .bytes = s.rooted ? 0 : total / (size_t)p,
                      .commutative = 1 };
     plan_args pa = { .block = s.sig ? total / (size_t)p : own, .esize = 1, .commutative = 1,
-                     .root = s.rooted ? v->root : 0, .inplace = s.inplace && !cs,
+                     .root = s.rooted ? a->root : 0, .inplace = s.inplace && !cs,
                      .count = s.sig ? count : NULL, .displ = s.sig ? displ : NULL };
-    rc = select_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
-    if (rc != MPI_SUCCESS)
-        return rc;
+    CHECK(select_prepare(st, c, a->spec, &ci, pa, &call.rp, call_own_plan(mode)));
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
-        const native_args na = { .coll = c, .sbuf = v->sbuf, .scount = v->scount,
-                                 .stype = v->stype, .rbuf = v->rbuf, .rcount = v->rcount,
-                                 .rtype = v->rtype, .op = MPI_OP_NULL, .root = v->root,
-                                 .comm = v->comm, .rcounts = v->counts, .rdispls = v->displs };
-        return call_native(mode, st, &na);
+        rc = call_native(mode, st, a);
+        goto out;
     }
     const int cpack = s.sig && !direct && total;            /* the counted blocks packed */
     const int opack = s.own && own && !ov.contig;           /* the own block packed */
     const int oscr = opack || (s.inplace && cs && own);     /* the own block in scratch */
     size_t tmp_len = align64(call.rp->pl.tmp_bytes), cb_len = cpack ? align64(total) : 0;
     char *scratch = call_scratch(mode, st, tmp_len + cb_len + (oscr ? own : 0));
-    if (!scratch)
-        return MPI_ERR_NO_MEM;
+    CHECK(scratch ? MPI_SUCCESS : MPI_ERR_NO_MEM);
     const int cb = cs ? BUF_SEND : BUF_RECV, ob = cs ? BUF_RECV : BUF_SEND;
     call.bufs[BUF_TMP] = scratch;
     if (s.sig)
         call.bufs[cb] = cpack ? scratch + tmp_len : (char *)s.cbuf + cv.true_lb + first;
     char *own_scr = scratch + tmp_len + cb_len;
-    const void *obuf = cs ? v->rbuf : v->sbuf;
     if (s.inplace && !cs) {     /* the own block at its place among the counted ones */
         call.bufs[ob] = (char *)call.bufs[cb] + displ[me];
     } else if (s.inplace) {     /* scatterv's root: receives nothing (a scratch block) */
         call.bufs[ob] = own_scr;
     } else if (own) {
-        call.bufs[ob] = opack ? own_scr : (char *)obuf + ov.true_lb;
+        call.bufs[ob] = opack ? own_scr : (char *)s.obuf + ov.true_lb;
     }
     if (cpack) {        /* every block from or to its place, nothing between them */
-        rc = PMPI_Type_indexed(p, v->counts, v->displs, s.ct, indexed);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Type_commit(indexed);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        CHECK(PMPI_Type_indexed(p, a->rcounts, a->rdispls, s.ct, &indexed));
+        CHECK(PMPI_Type_commit(&indexed));
         if (cs)
-            call.pre = (copy_step){ COPY_PACK, v->sbuf, call.bufs[cb], total, 1, 0, *indexed,
+            call.pre = (copy_step){ COPY_PACK, a->sbuf, call.bufs[cb], total, 1, 0, indexed,
                                     MPI_DATATYPE_NULL };
         else
-            call.post = (copy_step){ COPY_UNPACK, call.bufs[cb], v->rbuf, total, 1, 0,
-                                     MPI_DATATYPE_NULL, *indexed };
+            call.post = (copy_step){ COPY_UNPACK, call.bufs[cb], a->rbuf, total, 1, 0,
+                                     MPI_DATATYPE_NULL, indexed };
     }
     if (s.inplace && !cs && cpack && own)       /* the own block into the packed copy */
-        call.pre = (copy_step){ COPY_PACK, (char *)v->rbuf + (MPI_Aint)v->displs[me] *
-                                cv.extent, call.bufs[ob], own, (size_t)v->counts[me], 0, s.ct,
+        call.pre = (copy_step){ COPY_PACK, (char *)a->rbuf + (MPI_Aint)a->rdispls[me] *
+                                cv.extent, call.bufs[ob], own, (size_t)a->rcounts[me], 0, s.ct,
                                 MPI_DATATYPE_NULL };
     else if (opack && !cs)
-        call.pre = (copy_step){ COPY_PACK, v->sbuf, own_scr, own, (size_t)on, 0, ot,
+        call.pre = (copy_step){ COPY_PACK, a->sbuf, own_scr, own, (size_t)s.on, 0, s.ot,
                                 MPI_DATATYPE_NULL };
     else if (opack)
-        call.post = (copy_step){ COPY_UNPACK, own_scr, v->rbuf, own, (size_t)on, 0,
-                                 MPI_DATATYPE_NULL, ot };
-    return call_launch(mode, &call);
-}
-
-int vcoll_call(const vcoll_args *v, const call_mode *mode)
-{
-    req_t *nbreq = NULL;
-    call_mode nb = { &nbreq, 0 };
-    mode = call_mode_for(v->coll, v->spec, mode, &nb);
-    comm_state *st = NULL;
-    size_t *counts = NULL;
-    MPI_Datatype indexed = MPI_DATATYPE_NULL;
-    int p = 0, me = 0, rc;
-    CHECK(check_comm(v->comm));
-    PMPI_Comm_size(v->comm, &p);
-    PMPI_Comm_rank(v->comm, &me);
-    CHECK(check_args(v, p, me));
-    if (mode->req)
-        CHECK(request_new(mode->req));
-    CHECK(comm_state_get(v->comm, &st));
-    CHECK((counts = malloc(2 * (size_t)p * sizeof *counts)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
-    CHECK(run(v, mode, st, counts, counts + p, &indexed));
+        call.post = (copy_step){ COPY_UNPACK, own_scr, a->rbuf, own, (size_t)s.on, 0,
+                                 MPI_DATATYPE_NULL, s.ot };
+    CHECK(call_launch(mode, &call));
 out:
-    rc = call_finish(mode, &nb, rc);
     if (indexed != MPI_DATATYPE_NULL)   /* a request keeps a duplicate */
         PMPI_Type_free(&indexed);
-    free(counts);
-    return mpicoll_raise(v->comm, rc);
+    free(count);
+    return rc;
 }
+
+const entry_path vcoll_path = { check_args, run, NULL };

@@ -1,10 +1,13 @@
 /*
- * The entry path shared by the collectives on one vector per rank
- * (allreduce, reduce, bcast, reduce_scatter_block, reduce_scatter with its
- * counts per rank): argument checks,
- * selection, the plan, datatypes, MPI_IN_PLACE, execution; or, when the
- * selection chose native, the MPI library's own collective with the
- * user's arguments (src/runtime/native.c).
+ * The entry path (entry.h: veccoll_path) of the collectives on one vector
+ * per rank (allreduce, reduce, bcast, reduce_scatter_block, scan, exscan,
+ * reduce_scatter with its counts per rank): argument checks, selection,
+ * the plan, datatypes, MPI_IN_PLACE, execution; or, when the selection
+ * chose native, the MPI library's own collective with the user's
+ * arguments (src/runtime/native.c).
+ *
+ * The vector is rcount elements of rtype (coll_args: a family's one count
+ * and datatype), or rcounts[r] elements for rank r (reduce_scatter).
  *
  * Plans see the vector as elements of one type at its extent: bytes in
  * type-signature order for bcast (ranks may lay one signature out
@@ -28,40 +31,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MPI's argument checks, all local: the communicator, count and type,
- * the root, the operation against the type, MPI_IN_PLACE as a send
- * buffer only (for a reduce, at the root only), NULL buffers that hold
- * data, and overlapping send and receive data. */
-static int check_args(const vec_call *v, int *p, int *me)
+/* MPI's argument checks, all local: count and type, the root, the
+ * operation against the type, MPI_IN_PLACE as a send buffer only (for a
+ * reduce, at the root only), NULL buffers that hold data, and overlapping
+ * send and receive data. */
+static int check_args(const coll_args *a, int p, int me)
 {
-    const coll_desc *c = v->coll;
-    const int inplace = v->sbuf == MPI_IN_PLACE;
+    const coll_desc *c = a->coll;
+    const int inplace = a->sbuf == MPI_IN_PLACE;
     int rc;
-    CHECK(check_comm(v->comm));
-    CHECK(check_count_type(v->count, v->type));
-    PMPI_Comm_size(v->comm, p);
-    PMPI_Comm_rank(v->comm, me);
+    CHECK(check_count_type(a->rcount, a->rtype));
     size_t sum = 0;     /* counts per rank: the whole vector */
-    CHECK(c->counts && !v->counts ? MPI_ERR_ARG : MPI_SUCCESS);
-    for (int r = 0; c->counts && r < *p; r++) {
-        CHECK(check_count_type(v->counts[r], v->type));
-        sum += (size_t)v->counts[r];
+    CHECK(c->counts && !a->rcounts ? MPI_ERR_ARG : MPI_SUCCESS);
+    for (int r = 0; c->counts && r < p; r++) {
+        CHECK(check_count_type(a->rcounts[r], a->rtype));
+        sum += (size_t)a->rcounts[r];
     }
-    CHECK(c->rooted && (v->root < 0 || v->root >= *p) ? MPI_ERR_ROOT : MPI_SUCCESS);
+    CHECK(c->rooted && (a->root < 0 || a->root >= p) ? MPI_ERR_ROOT : MPI_SUCCESS);
     if (c->reduction)
-        CHECK(check_op(v->op, v->type));
-    if (v->rbuf == MPI_IN_PLACE || (inplace && c->reduction && c->rooted && *me != v->root))
+        CHECK(check_op(a->op, a->rtype));
+    if (a->rbuf == MPI_IN_PLACE || (inplace && c->reduction && c->rooted && me != a->root))
         CHECK(MPI_ERR_BUFFER);
     /* the elements each buffer holds on this rank: the data model counts
      * vectors */
-    const plan_args unit = { .p = *p, .rank = *me, .root = v->root, .block = 1 };
-    const size_t nsend = inplace ? 0 : c->counts ? sum : c->send_bytes(&unit) * (size_t)v->count;
-    const size_t nrecv = c->counts ? (size_t)v->counts[*me]
-                                   : c->recv_bytes(&unit) * (size_t)v->count;
-    CHECK(check_buffer(v->rbuf, nrecv, v->type));
+    const plan_args unit = { .p = p, .rank = me, .root = a->root, .block = 1 };
+    const size_t nsend = inplace    ? 0
+                         : c->counts ? sum
+                                     : c->send_bytes(&unit) * (size_t)a->rcount;
+    const size_t nrecv = c->counts ? (size_t)a->rcounts[me]
+                                   : c->recv_bytes(&unit) * (size_t)a->rcount;
+    CHECK(check_buffer(a->rbuf, nrecv, a->rtype));
     if (!inplace) {
-        CHECK(check_buffer(v->sbuf, nsend, v->type));
-        CHECK(check_disjoint(v->sbuf, nsend, v->type, v->rbuf, nrecv, v->type));
+        CHECK(check_buffer(a->sbuf, nsend, a->rtype));
+        CHECK(check_disjoint(a->sbuf, nsend, a->rtype, a->rbuf, nrecv, a->rtype));
     }
 out:
     return rc;
@@ -142,71 +144,70 @@ static copy_step from_view(const layout *l, char *view, void *user, size_t n, MP
     return (copy_step){ COPY_TYPED, view - l->lb, user, 0, n * l->per, n, l->etype, t };
 }
 
-/* reduce_scatter's blocks (v->counts) as the plan sees them: bytes of
+/* reduce_scatter's blocks (a->rcounts) as the plan sees them: bytes of
  * elements of etype, in rank order; *total: the vector's user elements. */
-static void count_layout(const vec_call *v, int p, const layout *L, size_t *count,
+static void count_layout(const coll_args *a, int p, const layout *L, size_t *count,
                          size_t *displ, size_t *total)
 {
     size_t off = 0;
     *total = 0;
     for (int r = 0; r < p; r++) {
-        count[r] = (size_t)v->counts[r] * L->per * L->esize;
+        count[r] = (size_t)a->rcounts[r] * L->per * L->esize;
         displ[r] = off;
         off += count[r];
-        *total += (size_t)v->counts[r];
+        *total += (size_t)a->rcounts[r];
     }
 }
 
-static int run(const vec_call *v, int p, int me, const call_mode *mode, size_t *counts)
+/* The call; counts: for reduce_scatter, room for its blocks' bytes and
+ * offsets (count_layout: 2p), else NULL. */
+static int run_vector(const coll_args *a, const call_mode *mode, comm_state *st,
+                      size_t *counts)
 {
-    const coll_desc *c = v->coll;
-    comm_state *st;
+    const coll_desc *c = a->coll;
+    const int p = comm_state_size(st), me = comm_state_rank(st);
     layout L = { 0 };
-    int rc = comm_state_get(v->comm, &st);
-    if (rc == MPI_SUCCESS)
-        rc = get_layout(v->type, v->op, c->reduction, &L);
+    int rc = get_layout(a->rtype, a->op, c->reduction, &L);
     if (rc != MPI_SUCCESS)
         return rc;
-    size_t total = (size_t)v->count;
+    size_t total = (size_t)a->rcount;
     if (counts)
-        count_layout(v, p, &L, counts, counts + p, &total);
+        count_layout(a, p, &L, counts, counts + p, &total);
     if (total == 0 || L.size == 0)
         return call_empty(mode, st, c);
-    const int inplace = v->sbuf == MPI_IN_PLACE;
+    const int inplace = a->sbuf == MPI_IN_PLACE;
     /* the plan's block: the vector's elements (with counts: their mean) */
-    const size_t block = (counts ? total / (size_t)p : (size_t)v->count) * L.per * L.esize;
-    const plan_args shape = { .p = p, .rank = me, .root = v->root, .block = block,
+    const size_t block = (counts ? total / (size_t)p : (size_t)a->rcount) * L.per * L.esize;
+    const plan_args shape = { .p = p, .rank = me, .root = a->root, .block = block,
                               .count = counts, .displ = counts ? counts + p : NULL };
     const size_t send_len = c->send_bytes(&shape), recv_len = c->recv_bytes(&shape);
     /* user elements in each buffer */
-    const size_t send_n = counts ? total : send_len / block * (size_t)v->count;
-    const size_t recv_n = counts ? (size_t)v->counts[me] : recv_len / block * (size_t)v->count;
+    const size_t send_n = counts ? total : send_len / block * (size_t)a->rcount;
+    const size_t recv_n = counts ? (size_t)a->rcounts[me]
+                                 : recv_len / block * (size_t)a->rcount;
     const size_t alias = inplace && c->inplace_offset ? c->inplace_offset(&shape) : NO_ALIAS;
 
     int commutative = 1;
-    if (c->reduction && PMPI_Op_commutative(v->op, &commutative) != MPI_SUCCESS)
+    if (c->reduction && PMPI_Op_commutative(a->op, &commutative) != MPI_SUCCESS)
         return MPI_ERR_OP;
     /* the message size: the whole vector's data bytes */
     call_info ci = { .p = p, .nnodes = 1, .commutative = commutative,
                      .bytes = (send_n > recv_n ? send_n : recv_n) * (size_t)L.size };
     coll_call call = { .coll = c, .st = st, .reduces = c->reduction };
-    plan_args pa = { .block = block, .esize = L.esize, .root = v->root,
+    plan_args pa = { .block = block, .esize = L.esize, .root = a->root,
                      .commutative = commutative, .inplace = alias != NO_ALIAS,
                      .count = shape.count, .displ = shape.displ };
     /* an operation mpicoll leaves to the library (check_op's verdict) */
-    const int lib = c->reduction && op_for_library(v->op, L.etype);
+    const int lib = c->reduction && op_for_library(a->op, L.etype);
     if (lib && me == 0 && select_verbose())
         fprintf(stderr, "mpicoll: %s native MPI collective (this operation on this datatype "
                 "is left to the MPI library)\n", c->name);
     rc = lib ? MPI_SUCCESS
-             : select_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
+             : select_prepare(st, c, a->spec, &ci, pa, &call.rp, call_own_plan(mode));
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
-        const native_args na = { c, v->sbuf, v->count, v->type, v->rbuf, v->count, v->type,
-                                 v->op, v->root, v->comm, v->counts, NULL, NULL, NULL };
-        return call_native(mode, st, &na);
-    }
+    if (!call.rp)       /* native: the MPI library's own, with the user's arguments */
+        return call_native(mode, st, a);
 
     /* scratch: [TMP | after-reduce | receive view | send view] */
     const int own_send = send_len && (!L.direct || (inplace && alias == NO_ALIAS));
@@ -216,52 +217,49 @@ static int run(const vec_call *v, int p, int me, const call_mode *mode, size_t *
     if (!scr)
         return MPI_ERR_NO_MEM;
     call.bufs[BUF_TMP] = scr;
-    call.bufs[BUF_RECV] = recv_len ? plan_view(&L, v->rbuf, scr + tmp + aft) : NULL;
+    call.bufs[BUF_RECV] = recv_len ? plan_view(&L, a->rbuf, scr + tmp + aft) : NULL;
     /* the send data: the user's send buffer, or inside the receive buffer
      * (in place), or a copy of whichever holds it */
-    const void *src = inplace ? v->rbuf : v->sbuf;
+    const void *src = inplace ? a->rbuf : a->sbuf;
     if (alias != NO_ALIAS) {
         call.bufs[BUF_SEND] = (char *)call.bufs[BUF_RECV] + alias;
         if (!L.direct)
-            call.pre = to_view(&L, src, call.bufs[BUF_SEND], send_n, v->type);
+            call.pre = to_view(&L, src, call.bufs[BUF_SEND], send_n, a->rtype);
     } else if (own_send) {
         call.bufs[BUF_SEND] = scr + tmp + aft + rv;
         call.pre = L.direct ? (copy_step){ COPY_BYTES, (const char *)src + L.lb,
                                            call.bufs[BUF_SEND], send_len, 0, 0,
                                            MPI_DATATYPE_NULL, MPI_DATATYPE_NULL }
-                            : to_view(&L, src, call.bufs[BUF_SEND], send_n, v->type);
+                            : to_view(&L, src, call.bufs[BUF_SEND], send_n, a->rtype);
     } else {
         call.bufs[BUF_SEND] = send_len ? (char *)src + L.lb : NULL;
     }
-    call.red = (exec_reduce){ .type = L.etype, .op = v->op, .esize = L.esize, .lb = L.lb,
+    call.red = (exec_reduce){ .type = L.etype, .op = a->op, .esize = L.esize, .lb = L.lb,
                               .commutative = commutative, .scratch = scr + tmp };
     if (recv_len && !L.direct)
-        call.post = from_view(&L, call.bufs[BUF_RECV], v->rbuf, recv_n, v->type);
+        call.post = from_view(&L, call.bufs[BUF_RECV], a->rbuf, recv_n, a->rtype);
     return call_launch(mode, &call);
 }
 
-int veccoll_type_supported(MPI_Datatype t, MPI_Op op, int reduction)
+static int run(const coll_args *a, const call_mode *mode, comm_state *st)
 {
-    layout l;
-    return t != MPI_DATATYPE_NULL && get_layout(t, op, reduction, &l) == MPI_SUCCESS &&
-           !(reduction && op_for_library(op, l.etype));
+    size_t *counts = NULL;     /* reduce_scatter's blocks: count_layout */
+    if (a->coll->counts &&
+        !(counts = malloc(2 * (size_t)comm_state_size(st) * sizeof *counts)))
+        return MPI_ERR_NO_MEM;
+    const int rc = run_vector(a, mode, st, counts);
+    free(counts);
+    return rc;
 }
 
-int veccoll_call(const vec_call *v, const call_mode *mode)
+/* A type mpicoll's plans can see as elements (get_layout), and an
+ * operation it does not leave to the library (op_for_library). */
+static int supported(const coll_args *a)
 {
-    req_t *nbreq = NULL;
-    call_mode nb = { &nbreq, 0 };
-    mode = call_mode_for(v->coll, v->spec, mode, &nb);
-    int p = 0, me = 0, rc;
-    size_t *counts = NULL;     /* reduce_scatter's blocks: count_layout */
-    CHECK(check_args(v, &p, &me));
-    if (mode->req)
-        CHECK(request_new(mode->req));
-    if (v->coll->counts && !(counts = malloc(2 * (size_t)p * sizeof *counts)))
-        CHECK(MPI_ERR_NO_MEM);
-    CHECK(run(v, p, me, mode, counts));
-out:
-    free(counts);
-    rc = call_finish(mode, &nb, rc);
-    return mpicoll_raise(v->comm, rc);
+    layout l;
+    return a->rtype != MPI_DATATYPE_NULL &&
+           get_layout(a->rtype, a->op, a->coll->reduction, &l) == MPI_SUCCESS &&
+           !(a->coll->reduction && op_for_library(a->op, l.etype));
 }
+
+const entry_path veccoll_path = { check_args, run, supported };

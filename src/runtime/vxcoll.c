@@ -1,8 +1,9 @@
 /*
- * The entry path of the collectives with counts per pair of ranks on both
- * sides (alltoallv): argument checks, selection, the plan, datatypes,
- * MPI_IN_PLACE, execution; or, when the selection chose native, the MPI
- * library's own collective with the user's arguments (src/runtime/native.c).
+ * The entry path (entry.h: vxcoll_path) of the collectives with counts
+ * per pair of ranks on both sides (alltoallv): argument checks,
+ * selection, the plan, datatypes, MPI_IN_PLACE, execution; or, when the
+ * selection chose native, the MPI library's own collective with the
+ * user's arguments (src/runtime/native.c).
  *
  * Plans see the block to rank d as scount[d] bytes at sdispl[d] of SEND and
  * the block from rank s as count[s] bytes at displ[s] of RECV (plan_args),
@@ -31,41 +32,39 @@
 /* MPI's argument checks, all local: the counts of both sides, this rank's
  * own pair's signatures, the buffers, and send data apart from the
  * receive blocks. */
-static int check_args(const vxcoll_args *v, int p, int me)
+static int check_args(const coll_args *a, int p, int me)
 {
-    const int inplace = v->sbuf == MPI_IN_PLACE;
-    if (!v->rcounts || !v->rdispls || (!inplace && (!v->scounts || !v->sdispls)))
-        return MPI_ERR_ARG;
-    int rc = MPI_SUCCESS;
+    const int inplace = a->sbuf == MPI_IN_PLACE;
+    int rc;
+    CHECK(!a->rcounts || !a->rdispls || (!inplace && (!a->scounts || !a->sdispls))
+              ? MPI_ERR_ARG : MPI_SUCCESS);
     size_t rtotal = 0, stotal = 0;
-    for (int r = 0; r < p && rc == MPI_SUCCESS; r++) {
-        rc = check_count_type(v->rcounts[r], v->rtype);
-        rtotal += (size_t)(v->rcounts[r] > 0 ? v->rcounts[r] : 0);
-        if (rc == MPI_SUCCESS && !inplace) {
-            rc = check_count_type(v->scounts[r], v->stype);
-            stotal += (size_t)(v->scounts[r] > 0 ? v->scounts[r] : 0);
+    for (int r = 0; r < p; r++) {
+        CHECK(check_count_type(a->rcounts[r], a->rtype));
+        rtotal += (size_t)(a->rcounts[r] > 0 ? a->rcounts[r] : 0);
+        if (!inplace) {
+            CHECK(check_count_type(a->scounts[r], a->stype));
+            stotal += (size_t)(a->scounts[r] > 0 ? a->scounts[r] : 0);
         }
     }
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_signatures(v->scounts[me], v->stype, v->rcounts[me], v->rtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (v->rbuf == MPI_IN_PLACE)
-        return MPI_ERR_BUFFER;
-    rc = check_buffer(v->rbuf, rtotal ? 1 : 0, v->rtype);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = check_buffer(v->sbuf, stotal ? 1 : 0, v->stype);
-    long long slo, shi, rlo, rhi;
+    if (!inplace)
+        CHECK(check_signatures(a->scounts[me], a->stype, a->rcounts[me], a->rtype));
+    CHECK(a->rbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+    CHECK(check_buffer(a->rbuf, rtotal ? 1 : 0, a->rtype));
+    if (!inplace)
+        CHECK(check_buffer(a->sbuf, stotal ? 1 : 0, a->stype));
+    long long slo = 0, shi = 0, rlo = 0, rhi = 0;
     MPI_Aint lb, sext, rext;
-    if (rc != MPI_SUCCESS || inplace)
-        return rc;
-    counts_span(v->scounts, v->sdispls, p, &slo, &shi);
-    counts_span(v->rcounts, v->rdispls, p, &rlo, &rhi);
-    if (shi > slo && rhi > rlo && PMPI_Type_get_extent(v->stype, &lb, &sext) == MPI_SUCCESS &&
-        PMPI_Type_get_extent(v->rtype, &lb, &rext) == MPI_SUCCESS)
-        rc = check_disjoint((const char *)v->sbuf + (MPI_Aint)slo * sext, (size_t)(shi - slo),
-                            v->stype, (const char *)v->rbuf + (MPI_Aint)rlo * rext,
-                            (size_t)(rhi - rlo), v->rtype);
+    if (!inplace) {
+        counts_span(a->scounts, a->sdispls, p, &slo, &shi);
+        counts_span(a->rcounts, a->rdispls, p, &rlo, &rhi);
+    }
+    if (shi > slo && rhi > rlo && PMPI_Type_get_extent(a->stype, &lb, &sext) == MPI_SUCCESS &&
+        PMPI_Type_get_extent(a->rtype, &lb, &rext) == MPI_SUCCESS)
+        CHECK(check_disjoint((const char *)a->sbuf + (MPI_Aint)slo * sext, (size_t)(shi - slo),
+                             a->stype, (const char *)a->rbuf + (MPI_Aint)rlo * rext,
+                             (size_t)(rhi - rlo), a->rtype));
+out:
     return rc;
 }
 
@@ -106,89 +105,63 @@ static int indexed_of(int p, const int *counts, const int *displs, MPI_Datatype 
 }
 
 /* Scratch layout: [TMP | packed receive blocks | packed or copied send data]. */
-static int run(const vxcoll_args *v, const call_mode *mode, comm_state *st, size_t *counts,
-               MPI_Datatype *rindexed, MPI_Datatype *sindexed)
+static int run(const coll_args *a, const call_mode *mode, comm_state *st)
 {
-    const coll_desc *c = v->coll;
-    const int inplace = v->sbuf == MPI_IN_PLACE;
+    const coll_desc *c = a->coll;
+    const int inplace = a->sbuf == MPI_IN_PLACE;
     const int p = comm_state_size(st);
+    size_t *counts = NULL;      /* both sides' blocks in bytes: side_get */
+    MPI_Datatype rindexed = MPI_DATATYPE_NULL, sindexed = MPI_DATATYPE_NULL;
     vxside rs, ss;
-    int rc = side_get(v->rcounts, v->rdispls, v->rtype, p, counts, &rs);
-    if (rc == MPI_SUCCESS && !inplace)
-        rc = side_get(v->scounts, v->sdispls, v->stype, p, counts + 2 * (size_t)p, &ss);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc;
+    CHECK((counts = malloc(4 * (size_t)p * sizeof *counts)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    CHECK(side_get(a->rcounts, a->rdispls, a->rtype, p, counts, &rs));
     if (inplace)        /* the send data: a copy of the receive blocks, laid out alike */
         ss = (vxside){ .count = rs.count, .displ = rs.displ, .total = rs.total };
+    else
+        CHECK(side_get(a->scounts, a->sdispls, a->stype, p, counts + 2 * (size_t)p, &ss));
     coll_call call = { .coll = c, .st = st };
     call_info ci = { .p = p, .nnodes = 1, .bytes = 0, .commutative = 1 };
     plan_args pa = { .block = 0, .esize = 1, .commutative = 1, .count = rs.count,
                      .displ = rs.displ, .scount = ss.count, .sdispl = ss.displ };
-    rc = select_prepare(st, c, v->spec, &ci, pa, &call.rp, call_own_plan(mode));
-    if (rc != MPI_SUCCESS)
-        return rc;
+    CHECK(select_prepare(st, c, a->spec, &ci, pa, &call.rp, call_own_plan(mode)));
     if (!call.rp) {     /* native: the MPI library's own, with the user's arguments */
-        const native_args na = { .coll = c, .sbuf = v->sbuf, .stype = v->stype, .rbuf = v->rbuf,
-                                 .rtype = v->rtype, .op = MPI_OP_NULL, .root = -1,
-                                 .comm = v->comm, .rcounts = v->rcounts, .rdispls = v->rdispls,
-                                 .scounts = v->scounts, .sdispls = v->sdispls };
-        return call_native(mode, st, &na);
+        rc = call_native(mode, st, a);
+        goto out;
     }
     const int rpack = !rs.direct && rs.total, spack = (inplace || !ss.direct) && ss.total;
     const size_t tmp_len = align64(call.rp->pl.tmp_bytes), rlen = rpack ? align64(rs.total) : 0;
     char *scratch = call_scratch(mode, st, tmp_len + rlen + (spack ? ss.total : 0));
-    if (!scratch)
-        return MPI_ERR_NO_MEM;
+    CHECK(scratch ? MPI_SUCCESS : MPI_ERR_NO_MEM);
     call.bufs[BUF_TMP] = scratch;
-    call.bufs[BUF_RECV] = rpack ? scratch + tmp_len : (char *)v->rbuf + rs.view.true_lb + rs.first;
+    call.bufs[BUF_RECV] = rpack ? scratch + tmp_len : (char *)a->rbuf + rs.view.true_lb + rs.first;
     call.bufs[BUF_SEND] = spack ? scratch + tmp_len + rlen
-                                : (char *)v->sbuf + ss.view.true_lb + ss.first;
+                                : (char *)a->sbuf + ss.view.true_lb + ss.first;
     if (rpack) {        /* every block to its place, nothing between them */
-        if ((rc = indexed_of(p, v->rcounts, v->rdispls, v->rtype, rindexed)) != MPI_SUCCESS)
-            return rc;
-        call.post = (copy_step){ COPY_UNPACK, call.bufs[BUF_RECV], v->rbuf, rs.total, 1, 0,
-                                 MPI_DATATYPE_NULL, *rindexed };
+        CHECK(indexed_of(p, a->rcounts, a->rdispls, a->rtype, &rindexed));
+        call.post = (copy_step){ COPY_UNPACK, call.bufs[BUF_RECV], a->rbuf, rs.total, 1, 0,
+                                 MPI_DATATYPE_NULL, rindexed };
     }
-    if (inplace && rpack)       /* the receive blocks, packed as the plan's send data */
-        call.pre = (copy_step){ COPY_PACK, v->rbuf, call.bufs[BUF_SEND], ss.total, 1, 0,
-                                *rindexed, MPI_DATATYPE_NULL };
-    else if (inplace && ss.total)   /* the receive blocks tile their range: one copy */
-        call.pre = (copy_step){ COPY_BYTES, (char *)v->rbuf + rs.view.true_lb + rs.first,
+    if (inplace && rpack) {     /* the receive blocks, packed as the plan's send data */
+        call.pre = (copy_step){ COPY_PACK, a->rbuf, call.bufs[BUF_SEND], ss.total, 1, 0,
+                                rindexed, MPI_DATATYPE_NULL };
+    } else if (inplace && ss.total) {   /* the receive blocks tile their range: one copy */
+        call.pre = (copy_step){ COPY_BYTES, (char *)a->rbuf + rs.view.true_lb + rs.first,
                                 call.bufs[BUF_SEND], ss.total, 0, 0, MPI_DATATYPE_NULL,
                                 MPI_DATATYPE_NULL };
-    else if (spack) {
-        if ((rc = indexed_of(p, v->scounts, v->sdispls, v->stype, sindexed)) != MPI_SUCCESS)
-            return rc;
-        call.pre = (copy_step){ COPY_PACK, v->sbuf, call.bufs[BUF_SEND], ss.total, 1, 0,
-                                *sindexed, MPI_DATATYPE_NULL };
+    } else if (spack) {
+        CHECK(indexed_of(p, a->scounts, a->sdispls, a->stype, &sindexed));
+        call.pre = (copy_step){ COPY_PACK, a->sbuf, call.bufs[BUF_SEND], ss.total, 1, 0,
+                                sindexed, MPI_DATATYPE_NULL };
     }
-    return call_launch(mode, &call);
-}
-
-int vxcoll_call(const vxcoll_args *v, const call_mode *mode)
-{
-    req_t *nbreq = NULL;
-    call_mode nb = { &nbreq, 0 };
-    mode = call_mode_for(v->coll, v->spec, mode, &nb);
-    comm_state *st = NULL;
-    size_t *counts = NULL;
-    MPI_Datatype rindexed = MPI_DATATYPE_NULL, sindexed = MPI_DATATYPE_NULL;
-    int p = 0, me = 0, rc;
-    CHECK(check_comm(v->comm));
-    PMPI_Comm_size(v->comm, &p);
-    PMPI_Comm_rank(v->comm, &me);
-    CHECK(check_args(v, p, me));
-    if (mode->req)
-        CHECK(request_new(mode->req));
-    CHECK(comm_state_get(v->comm, &st));
-    CHECK((counts = malloc(4 * (size_t)p * sizeof *counts)) ? MPI_SUCCESS : MPI_ERR_NO_MEM);
-    CHECK(run(v, mode, st, counts, &rindexed, &sindexed));
+    CHECK(call_launch(mode, &call));
 out:
-    rc = call_finish(mode, &nb, rc);
     if (rindexed != MPI_DATATYPE_NULL)  /* a request keeps a duplicate */
         PMPI_Type_free(&rindexed);
     if (sindexed != MPI_DATATYPE_NULL)
         PMPI_Type_free(&sindexed);
     free(counts);
-    return mpicoll_raise(v->comm, rc);
+    return rc;
 }
+
+const entry_path vxcoll_path = { check_args, run, NULL };
