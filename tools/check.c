@@ -1,6 +1,7 @@
 /*
  * mpicoll list / check: the table and the symbolic checker (show, the
- * diagrams: show.c). None of these needs mpirun or MPI_Init.
+ * diagrams: show.c and src/model/diagram.c). None of these needs mpirun or
+ * MPI_Init.
  */
 #include "cli.h"
 #include "model/coll.h"

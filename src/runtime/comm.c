@@ -119,10 +119,12 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm, (void)key, (void)val, (void)extra;
     void *st;
-    int found = 0, rc = PMPI_Comm_get_attr(MPI_COMM_WORLD, state_key, &st, &found);
+    int found = 0, rc;
+    CHECK(PMPI_Comm_get_attr(MPI_COMM_WORLD, state_key, &st, &found));
     /* Open MPI fails the deletion of an attribute that is not set */
-    if (rc == MPI_SUCCESS && found)
-        rc = PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key);
+    if (found)
+        CHECK(PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key));
+out:
     shm_idle_free();
     pthread_mutex_lock(&state_lock);
     free(world_domain);
@@ -179,17 +181,14 @@ static int settings_differ(MPI_Comm comm, const char **names, const uint64_t *d,
     int rank, size, rc;
     uint64_t d0[SETTINGS];
     memcpy(d0, d, (size_t)n * sizeof *d);
-    if ((rc = PMPI_Comm_rank(comm, &rank)) != MPI_SUCCESS
-        || (rc = PMPI_Comm_size(comm, &size)) != MPI_SUCCESS
-        || (rc = PMPI_Bcast(d0, n, MPI_UINT64_T, 0, comm)) != MPI_SUCCESS)
-        return rc;
+    CHECK(PMPI_Comm_rank(comm, &rank));
+    CHECK(PMPI_Comm_size(comm, &size));
+    CHECK(PMPI_Bcast(d0, n, MPI_UINT64_T, 0, comm));
     int v = 0;
     while (v < n && d[v] == d0[v])
         v++;
     long long key = v < n ? (long long)v * size + rank : LLONG_MAX;
-    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm))
-        != MPI_SUCCESS)
-        return rc;
+    CHECK(PMPI_Allreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm));
     if (key == LLONG_MAX)       /* not a setting: different builds of mpicoll? */
         return PMPI_Barrier(comm) == MPI_SUCCESS ? MPI_ERR_ARG : MPI_ERR_INTERN;
     v = (int)(key / size);
@@ -197,9 +196,8 @@ static int settings_differ(MPI_Comm comm, const char **names, const uint64_t *d,
     char theirs[120] = "";
     if (rank == other)
         setting_text(names[v], theirs, sizeof theirs);
-    if (other != 0 && (rc = PMPI_Bcast(theirs, sizeof theirs, MPI_CHAR, other, comm))
-        != MPI_SUCCESS)
-        return rc;
+    if (other != 0)
+        CHECK(PMPI_Bcast(theirs, sizeof theirs, MPI_CHAR, other, comm));
     if (rank == 0) {
         char mine[120], msg[512];
         setting_text(names[v], mine, sizeof mine);
@@ -211,8 +209,10 @@ static int settings_differ(MPI_Comm comm, const char **names, const uint64_t *d,
         mpicoll_print_error(msg);
     }
     /* the message is out before any rank's error handler can end the job */
-    rc = PMPI_Barrier(comm);
-    return rc == MPI_SUCCESS ? MPI_ERR_ARG : rc;
+    CHECK(PMPI_Barrier(comm));
+    rc = MPI_ERR_ARG;   /* the settings differ */
+out:
+    return rc;
 }
 
 int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
@@ -240,17 +240,16 @@ int comm_settings_agree(MPI_Comm comm, int disabled, int *known)
 
 int comm_settings_native(MPI_Comm comm)
 {
-    pthread_once(&once, make_keys);
-    if (keys_rc != MPI_SUCCESS)
-        return keys_rc;
-    int found = 0;
+    int found = 0, rc;
     void *val;
-    int rc = PMPI_Comm_get_attr(comm, agreed_key, &val, &found);
-    if (rc != MPI_SUCCESS || found)
-        return rc;
-    rc = comm_settings_agree(comm, 1, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_set_attr(comm, agreed_key, NULL);
+    pthread_once(&once, make_keys);
+    CHECK(keys_rc);
+    CHECK(PMPI_Comm_get_attr(comm, agreed_key, &val, &found));
+    if (found)
+        return MPI_SUCCESS;     /* agreed before, on this communicator */
+    CHECK(comm_settings_agree(comm, 1, NULL));
+    CHECK(PMPI_Comm_set_attr(comm, agreed_key, NULL));
+out:
     return rc;
 }
 
@@ -464,9 +463,10 @@ out:
 
 int comm_state_nodes(comm_state *st, int *nnodes)
 {
-    int rc = comm_state_layout(st);
-    if (rc == MPI_SUCCESS)
-        *nnodes = st->nnodes;
+    int rc;
+    CHECK(comm_state_layout(st));
+    *nnodes = st->nnodes;
+out:
     return rc;
 }
 
@@ -585,9 +585,11 @@ struct shm_state *comm_state_shm(const comm_state *st) { return st->shm; }
 int mpicoll_comm_nodes(MPI_Comm comm, int *nnodes)
 {
     comm_state *st;
-    int rc = nnodes ? check_comm(comm) : MPI_ERR_ARG;
-    if (rc == MPI_SUCCESS && (rc = comm_state_get(comm, &st)) == MPI_SUCCESS)
-        rc = comm_state_nodes(st, nnodes);
+    int rc;
+    CHECK(nnodes ? check_comm(comm) : MPI_ERR_ARG);
+    CHECK(comm_state_get(comm, &st));
+    CHECK(comm_state_nodes(st, nnodes));
+out:
     return rc;
 }
 

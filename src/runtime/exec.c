@@ -77,33 +77,28 @@ void exec_types_free(const plan *pl, MPI_Datatype *types)
 static int post(const plan_op *op, char *base, MPI_Comm comm, int tag, MPI_Request *reqs,
                 size_t *n, const MPI_Datatype *types)
 {
+    int rc = MPI_SUCCESS;
     if (op->nseg) {
         MPI_Datatype t = types[op->off];
-        int rc = op->kind == OP_RECV ? PMPI_Irecv(base, 1, t, op->peer, tag, comm, &reqs[*n])
-                                     : PMPI_Isend(base, 1, t, op->peer, tag, comm, &reqs[*n]);
-        if (rc == MPI_SUCCESS)
-            (*n)++;
-        return rc;
-    }
-    if (plan_op_token(op)) {    /* a synchronisation message: 0 bytes */
-        int rc = op->kind == OP_RECV
-                     ? PMPI_Irecv(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n])
-                     : PMPI_Isend(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n]);
-        if (rc == MPI_SUCCESS)
-            (*n)++;
-        return rc;
-    }
-    for (size_t done = 0; done < op->bytes; done += PIECE) {
-        size_t len = op->bytes - done < PIECE ? op->bytes - done : PIECE;
-        char *at = base + op->off + done;
-        int rc = op->kind == OP_RECV
-                     ? PMPI_Irecv(at, (int)len, MPI_BYTE, op->peer, tag, comm, &reqs[*n])
-                     : PMPI_Isend(at, (int)len, MPI_BYTE, op->peer, tag, comm, &reqs[*n]);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        CHECK(op->kind == OP_RECV ? PMPI_Irecv(base, 1, t, op->peer, tag, comm, &reqs[*n])
+                                  : PMPI_Isend(base, 1, t, op->peer, tag, comm, &reqs[*n]));
         (*n)++;
+    } else if (plan_op_token(op)) {     /* a synchronisation message: 0 bytes */
+        CHECK(op->kind == OP_RECV ? PMPI_Irecv(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n])
+                                  : PMPI_Isend(NULL, 0, MPI_BYTE, op->peer, tag, comm, &reqs[*n]));
+        (*n)++;
+    } else {
+        for (size_t done = 0; done < op->bytes; done += PIECE) {
+            size_t len = op->bytes - done < PIECE ? op->bytes - done : PIECE;
+            char *at = base + op->off + done;
+            CHECK(op->kind == OP_RECV
+                      ? PMPI_Irecv(at, (int)len, MPI_BYTE, op->peer, tag, comm, &reqs[*n])
+                      : PMPI_Isend(at, (int)len, MPI_BYTE, op->peer, tag, comm, &reqs[*n]));
+            (*n)++;
+        }
     }
-    return MPI_SUCCESS;
+out:
+    return rc;
 }
 
 /* dst = src ⊕ dst, or dst = dst ⊕ src ("after"), over `bytes` (at most
@@ -267,25 +262,24 @@ static int barrier(exec_state *x, int blocking)
 
 int exec_progress(exec_state *x, int blocking, int *done)
 {
+    int rc = MPI_SUCCESS, flag;
     *done = 0;
     if (x->pl->shm_bytes && !x->shm)
         return MPI_ERR_INTERN;
     while (x->round < x->pl->nrounds) {
         if (!x->posted && x->pl->rounds[x->round].sync && !barrier(x, blocking))
             return MPI_SUCCESS;     /* not yet */
-        int rc = x->posted ? MPI_SUCCESS : post_round(x), flag;
-        if (rc == MPI_SUCCESS)
-            rc = wait_round(x, blocking, &flag);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        if (!x->posted)
+            CHECK(post_round(x));
+        CHECK(wait_round(x, blocking, &flag));
         if (!flag)
             return MPI_SUCCESS;     /* not yet: never blocks unless asked to */
-        if ((rc = local_ops(x)) != MPI_SUCCESS)
-            return rc;
+        CHECK(local_ops(x));
         x->round++;
         x->posted = 0;
         x->arrived = 0;
     }
     *done = 1;
-    return MPI_SUCCESS;
+out:
+    return rc;
 }

@@ -153,13 +153,13 @@ int call_finish(const call_mode *m, const call_mode *nb, int rc)
 
 static int run_now(coll_call *c, exec_state *x, int blocking, int *done)
 {
-    int rc = MPI_SUCCESS;
+    int rc;
     if (x->round == 0 && !x->posted)
-        rc = copy_step_run(&c->pre);
-    if (rc == MPI_SUCCESS)
-        rc = exec_progress(x, blocking, done);
-    if (rc == MPI_SUCCESS && *done)
-        rc = copy_step_run(&c->post);
+        CHECK(copy_step_run(&c->pre));
+    CHECK(exec_progress(x, blocking, done));
+    if (*done)
+        CHECK(copy_step_run(&c->post));
+out:
     return rc;
 }
 
@@ -172,12 +172,15 @@ static int step(req_t *r, int blocking, int *done)
     int rc;
     if (blocking) {
         *done = 1;
-        rc = exec_waitall(1, &r->mreq);   /* yields on an oversubscribed node */
+        CHECK(exec_waitall(1, &r->mreq));   /* yields on an oversubscribed node */
     } else {
-        rc = PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE);
+        CHECK(PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE));
     }
     /* the result out of the view's scratch (native_prepare), once there */
-    return rc == MPI_SUCCESS && *done ? copy_step_run(&r->nat.post) : rc;
+    if (*done)
+        CHECK(copy_step_run(&r->nat.post));
+out:
+    return rc;
 }
 
 static void set_exec(req_t *r)
@@ -385,12 +388,11 @@ static int native_blocking(const native_call *nc)
 int call_native(const call_mode *m, comm_state *st, const native_args *a)
 {
     native_call nc;
-    int rc = native_prepare(a, m, st, &nc);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc;
+    CHECK(native_prepare(a, m, st, &nc));
     if (!m->req) {
-        rc = native_blocking(&nc);
-        return rc == MPI_SUCCESS ? copy_step_run(&nc.post) : rc;
+        CHECK(native_blocking(&nc));
+        return copy_step_run(&nc.post);
     }
     req_t *r = *m->req;
     r->native = 1;
@@ -405,8 +407,8 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
     if (a->rcounts && (a->root < 0 || a->root == comm_state_rank(st))) {
         const size_t p = (size_t)comm_state_size(st);
         const int sends = a->scounts && a->sbuf != MPI_IN_PLACE;
-        if (!(r->counts = malloc((sends ? 4 : 2) * p * sizeof *r->counts)))
-            return MPI_ERR_NO_MEM;
+        r->counts = malloc((sends ? 4 : 2) * p * sizeof *r->counts);
+        CHECK(r->counts ? MPI_SUCCESS : MPI_ERR_NO_MEM);
         memcpy(r->counts, r->nat.lib.rcounts, p * sizeof *r->counts);
         if (a->rdispls)
             memcpy(r->counts + p, a->rdispls, p * sizeof *r->counts);
@@ -422,12 +424,12 @@ int call_native(const call_mode *m, comm_state *st, const native_args *a)
         if (r->nat.lib.scounts == a->rcounts)
             r->nat.lib.scounts = r->counts;
     }
-    if (r->persistent || nc.post.kind != COPY_NONE) {
-        rc = keep_native_types(r);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return r->persistent ? MPI_SUCCESS : activate(r);
+    if (r->persistent || nc.post.kind != COPY_NONE)
+        CHECK(keep_native_types(r));
+    if (!r->persistent)
+        CHECK(activate(r));
+out:
+    return rc;
 }
 
 /* ---- the public request calls ------------------------------------------- */
@@ -510,11 +512,11 @@ int request_complete(req_t **req)
 
 int request_run_once(req_t **req)
 {
-    int flag, rc = MPI_SUCCESS;
+    int flag, rc;
     if ((*req)->persistent)
-        rc = activate(*req);    /* MPICOLL_MODE=persistent: init, start, wait, free */
-    if (rc == MPI_SUCCESS)
-        rc = advance(*req, 1, &flag);
+        CHECK(activate(*req));  /* MPICOLL_MODE=persistent: init, start, wait, free */
+    CHECK(advance(*req, 1, &flag));
+out:
     release(*req);
     *req = MPICOLL_REQUEST_NULL;
     return rc;
@@ -569,8 +571,9 @@ int mpicoll_waitall(int n, mpicoll_request reqs[])
     if (n > 0 && !reqs)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
     int rc = MPI_SUCCESS;
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        rc = mpicoll_wait(&reqs[i]);
+    for (int i = 0; i < n; i++)
+        CHECK(mpicoll_wait(&reqs[i]));
+out:
     return rc;
 }
 

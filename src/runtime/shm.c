@@ -227,14 +227,16 @@ static int idle_reuse(MPI_Comm comm, MPI_Group members, shm_state **out)
 {
     shm_state *st = idle_take(members);
     uint64_t id = st ? st->id : 0, both[2] = { id, ~id };
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UINT64_T, MPI_BAND, comm);
-    if (rc == MPI_SUCCESS && id && (both[0] | both[1]) == ~(uint64_t)0) {
+    int rc;
+    *out = NULL;
+    CHECK(PMPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UINT64_T, MPI_BAND, comm));
+    if (id && (both[0] | both[1]) == ~(uint64_t)0) {    /* every rank took it */
         *out = st;
-        return MPI_SUCCESS;
+        st = NULL;
     }
+out:
     if (st)
         idle_put(st);
-    *out = NULL;
     return rc;
 }
 
@@ -380,8 +382,10 @@ static int cma_probe(shm_state *st)
     record r = { .pid = (int64_t)getpid(), .buf = { (uint64_t)(uintptr_t)&word } };
     memcpy(mine, &r, sizeof r);
     PMPI_Win_sync(st->bw.win);
-    int rc = PMPI_Barrier(st->node);
-    if (rc == MPI_SUCCESS && ok && st->q > 1) {
+    int rc, all = ok;
+    st->cma = 0;
+    CHECK(PMPI_Barrier(st->node));
+    if (ok && st->q > 1) {
         PMPI_Win_sync(st->bw.win);
         record peer;
         memcpy(&peer, st->blocking.flags + (size_t)((st->me + 1) % st->q) * LINE + LINE / 2,
@@ -390,16 +394,14 @@ static int cma_probe(shm_state *st)
         err = read_peer(peer.pid, peer.buf[0], &got, sizeof got);
         ok = err == 0 && got == (peer.pid ^ PROBE_MARK);
     }
-    int all = ok;
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->node);
-    st->cma = rc == MPI_SUCCESS && all;
+    CHECK(PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->node));
+    st->cma = all;
     static atomic_int told;
-    if (rc == MPI_SUCCESS && !all && select_verbose() && st->me == 0
-        && !atomic_exchange(&told, 1))
+    if (!all && select_verbose() && st->me == 0 && !atomic_exchange(&told, 1))
         fprintf(stderr, "mpicoll: cross-memory attach (process_vm_readv) refused on this "
                 "node (%s%s): the shared-memory algorithms copy through the segment (cma=0)\n",
                 err ? "here: " : "by another of its ranks", err ? strerror(err) : "");
+out:
     return rc;
 }
 
@@ -413,28 +415,32 @@ int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emula
 #endif
     shm_state *st = NULL;
     MPI_Group members = MPI_GROUP_NULL;
-    int rc = MPI_SUCCESS, reason = 3;
+    int rc, reason = 3;
     /* emulated nodes (the same on every rank) neither take nor keep idle
      * windows */
-    if (!smpi && !emulated && (rc = node_group(comm, rank, p, node_of, &members)) == MPI_SUCCESS
-        && (rc = idle_reuse(comm, members, &st)) == MPI_SUCCESS && st) {
-        if (domain != MPI_COMM_NULL)
-            PMPI_Comm_free(&domain);    /* the idle state's node: the same processes */
-        PMPI_Group_free(&members);
-        *out = st;
-        return MPI_SUCCESS;
+    if (!smpi && !emulated) {
+        CHECK(node_group(comm, rank, p, node_of, &members));
+        CHECK(idle_reuse(comm, members, &st));
+        if (st) {
+            if (domain != MPI_COMM_NULL)
+                PMPI_Comm_free(&domain);    /* the idle state's node: the same processes */
+            PMPI_Group_free(&members);
+            *out = st;
+            return MPI_SUCCESS;
+        }
     }
-    if (rc == MPI_SUCCESS && !(st = state_new()))
-        rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && !smpi) {
+    st = state_new();
+    CHECK(st ? MPI_SUCCESS : MPI_ERR_NO_MEM);
+    if (!smpi) {
         rc = node_comm(st, comm, rank, p, node_of, emulated, domain, &reason);
         domain = MPI_COMM_NULL;         /* the state's now */
+        CHECK(rc);
         /* sized for small messages at once: a window less to make */
-        if (rc == MPI_SUCCESS && reason == 0
+        if (reason == 0
             && window_make(st, &st->bw, &st->blocking, 1, SHM_FIRST_SEGMENT) != MPI_SUCCESS)
             reason = 2;
-        if (rc == MPI_SUCCESS && reason == 0)
-            rc = cma_probe(st);
+        if (reason == 0)
+            CHECK(cma_probe(st));
         /* the reason, and an id for the windows, agreed: from the first
          * rank (its process id, count of window sets and clock, so that
          * ids from ranks on other machines do not meet) */
@@ -444,28 +450,28 @@ int shm_state_make(MPI_Comm comm, int rank, int p, const int *node_of, int emula
         uint64_t id = ((uint64_t)getpid() << 32 | (atomic_fetch_add(&made, 1) + 1))
                       ^ ((uint64_t)ts.tv_sec << 20 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15u;
         uint64_t agree[2] = { (uint64_t)reason, rank == 0 ? (id ? id : 1) : 0 };
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_UINT64_T, MPI_MAX, comm);
+        CHECK(PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_UINT64_T, MPI_MAX, comm));
         reason = (int)agree[0];
         st->id = agree[1];
     }
-    if (domain != MPI_COMM_NULL)
-        PMPI_Comm_free(&domain);
-    if (st && rc == MPI_SUCCESS && reason == 0) {
+    if (reason == 0) {
         st->members = members;          /* kept idle after the communicator */
         members = MPI_GROUP_NULL;
     }
+out:
+    if (domain != MPI_COMM_NULL)
+        PMPI_Comm_free(&domain);
     if (members != MPI_GROUP_NULL)
         PMPI_Group_free(&members);
-    if (st && (rc != MPI_SUCCESS || reason != 0)) {
+    if (rc != MPI_SUCCESS) {
+        if (st)
+            state_free(st);     /* its window and node communicator */
+        return rc;
+    }
+    if (reason != 0) {          /* no shared memory: neither window nor node communicator */
         window_free(&st->bw);
         if (st->node != MPI_COMM_NULL)
             PMPI_Comm_free(&st->node);
-    }
-    if (rc != MPI_SUCCESS) {
-        if (st)
-            state_free(st);
-        return rc;
     }
     st->missing = reasons[reason];
     *out = st;
