@@ -7,10 +7,6 @@
 #include "call.h"
 #include "args.h"
 
-/* request.c's name for the arguments of a native call: the user's call
- * (coll_args), as given. */
-typedef coll_args native_args;
-
 /* The one place that calls the PMPI_ collectives, with a's arguments as
  * they are (buffers, MPI_IN_PLACE, counts, types, operation, root, and the
  * user's communicator, not mpicoll's duplicate): blocking (req NULL:

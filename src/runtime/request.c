@@ -385,7 +385,7 @@ static int native_blocking(const native_call *nc)
     return native_start(nc, NULL);
 }
 
-int call_native(const call_mode *m, comm_state *st, const native_args *a)
+int call_native(const call_mode *m, comm_state *st, const coll_args *a)
 {
     native_call nc;
     int rc;
