@@ -234,6 +234,24 @@ static void test_openmpi_tree(void)
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
+    /* every collective's built-in rules choose something for every call:
+     * one rank, one node, several, a request */
+    static const int nps[] = { 1, 2, 3, 4, 7, 8, 15, 16, 17, 47, 48, 63, 64, 191, 192, 1024, 5000 };
+    static const size_t sizes[] = { 0, 1, 767, 768, 8191, 8192, 1 << 20, (size_t)1 << 26 };
+    for (int k = 0; mpicoll_colls[k]; k++)
+        for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
+            for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+                for (int v = 0; v < 4; v++) {
+                    const int np = nps[i], nodes = v < 2 ? 1 : v == 2 ? 2 : np;
+                    char got[64], what[160];
+                    if (nodes > np)
+                        continue;
+                    choose(mpicoll_colls[k]->name, np, nodes, sizes[j], v == 1, got, sizeof got);
+                    snprintf(what, sizeof what, "built-in %s np=%d nodes=%d bytes=%zu%s: a rule",
+                             mpicoll_colls[k]->name, np, nodes, sizes[j], v == 1 ? " request" : "");
+                    if (strcmp(got, "(error)") == 0)
+                        expect(0, what);
+                }
     /* one node, blocking: the shared-memory rules first */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
         { "allgather", 2, 1, "shm" },
