@@ -244,6 +244,20 @@ static void tb_free(tbuf *b)
     free(b->base);
 }
 
+/* The end of a call that moves data: both sides against the MPI
+ * library's (when both succeeded), then the four buffers freed. */
+static void settle(const call *c, int rw, int rg, tbuf *s, tbuf *s0, tbuf *want, tbuf *got)
+{
+    if (check_rc(c, rw, rg)) {
+        compare(c, "receive", want, got);
+        compare(c, "send", s0, s);
+    }
+    tb_free(s);
+    tb_free(s0);
+    tb_free(want);
+    tb_free(got);
+}
+
 /* ---- the collectives ----------------------------------------------------- */
 
 static void run_block(const call *c, MPI_Comm comm, int alltoall)
@@ -278,14 +292,7 @@ static void run_block(const call *c, MPI_Comm comm, int alltoall)
         rg = mpicoll_allgather_with(c->algo, sb, scount, sl->type, got.buf, rcount, rl->type,
                                     comm);
     }
-    if (check_rc(c, rw, rg)) {
-        compare(c, "receive", &want, &got);
-        compare(c, "send", &s0, &s);
-    }
-    tb_free(&s);
-    tb_free(&s0);
-    tb_free(&want);
-    tb_free(&got);
+    settle(c, rw, rg, &s, &s0, &want, &got);
 }
 
 /* gather, scatter and the v-forms: one side counted (every rank's block
@@ -380,15 +387,8 @@ static void run_counted(const call *c, MPI_Comm comm, int which)
         rg = mpicoll_scatterv_with(c->algo, sb, counts, displs, sl->type, rg_buf, rn, rl->type,
                                    c->root, comm);
     }
-    if (check_rc(c, rw, rg)) {
-        compare(c, "receive", &want, &got);
-        compare(c, "send", &s0, &s);
-    }
     free(counts);
-    tb_free(&s);
-    tb_free(&s0);
-    tb_free(&want);
-    tb_free(&got);
+    settle(c, rw, rg, &s, &s0, &want, &got);
 }
 
 /* alltoallv: source s's block for destination d holds n * ((s + d) % 3)
@@ -434,15 +434,8 @@ static void run_alltoallv(const call *c, MPI_Comm comm)
                                        &req), &req);
     int rg = mpicoll_alltoallv_with(c->algo, sb, sc, sd, sl->type, got.buf, rc, rd, rl->type,
                                     comm);
-    if (check_rc(c, rw, rg)) {
-        compare(c, "receive", &want, &got);
-        compare(c, "send", &s0, &s);
-    }
     free(v);
-    tb_free(&s);
-    tb_free(&s0);
-    tb_free(&want);
-    tb_free(&got);
+    settle(c, rw, rg, &s, &s0, &want, &got);
 }
 
 enum { BCAST, REDUCE, ALLREDUCE, RSB, RS, SCAN, EXSCAN };
