@@ -43,12 +43,16 @@ def launcher(np_, mpirun):
     return cmd + ["-n", str(np_)]
 
 
-def one_launch(cmd):
-    """{(bytes, case): median_us} of one launch, or None if it failed."""
+def one_launch(cmd, save=None):
+    """{(bytes, case): median_us} of one launch, or None if it failed; its CSV
+    is written to the file `save` when given."""
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.stderr.write(out.stdout[-2000:] + out.stderr[-2000:])
         return None
+    if save:
+        with open(save, "w") as f:
+            f.write(out.stdout)
     res = {}
     for row in csv.reader(io.StringIO(out.stdout)):
         if len(row) < 7 or not row[2].isdigit():
@@ -107,6 +111,8 @@ def main():
     ap.add_argument("--mpicoll", default=os.path.join(os.path.dirname(__file__), "..", "build",
                                                       "mpicoll"))
     ap.add_argument("--all-colls", action="store_true", help="every collective in turn")
+    ap.add_argument("--save", metavar="DIR",
+                    help="also write each launch's CSV there, as COLL-npN-LAUNCH.csv")
     ap.add_argument("--wide", metavar="CASE",
                     help="one table of CASE's ratio to native, a column per collective")
     a, rest = ap.parse_known_args()     # the rest: COLLECTIVE and bench's options
@@ -117,11 +123,14 @@ def main():
     if not shutil.which(a.mpirun):
         ap.error(f"{a.mpirun}: not found")
     base = launcher(a.np, a.mpirun) + [a.mpicoll, "bench"]
+    if a.save:
+        os.makedirs(a.save, exist_ok=True)
     runs = {c: [] for c in colls}
     failed = 0
     for i in range(a.launches):
         for c in colls:
-            r = one_launch(base + [c] + rest + ["--format", "csv"])
+            save = os.path.join(a.save, f"{c}-np{a.np}-{i + 1}.csv") if a.save else None
+            r = one_launch(base + [c] + rest + ["--format", "csv"], save)
             if r is None:
                 failed += 1
             else:

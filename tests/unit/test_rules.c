@@ -252,18 +252,24 @@ static void test_openmpi_tree(void)
                     if (strcmp(got, "(error)") == 0)
                         expect(0, what);
                 }
-    /* one node, blocking: the shared-memory rules first */
+    /* one node, blocking: the shared-memory rules first; 2 ranks take the
+     * single copy from 16 KiB */
+#define CMA "shm:segment=4194304,cma=1,cma_min=0"
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
         { "allgather", 2, 1, "shm" },
-        { "allgather", 2, 1 << 20, "shm:segment=4194304,cma=0,cma_min=32768" },
-        { "allgather", 2, 1 << 17, "native" }, { "allgather", 5, 1 << 20, "shm" },
+        { "allgather", 2, 16383, "shm:segment=4194304,cma=0,cma_min=32768" },
+        { "allgather", 2, 16384, CMA }, { "allgather", 2, 1 << 20, CMA },
+        { "allgather", 5, 1 << 20, "shm" },
         { "allreduce", 4, 8, "shm" }, { "allreduce", 4, 512, "shm" },
-        { "alltoall", 2, 1 << 20, "shm:segment=4194304,cma=0,cma_min=32768" },
-        { "alltoall", 2, 1 << 16, "native" },
+        { "alltoall", 2, 8192, "shm:segment=4194304,cma=0,cma_min=32768" },
+        { "alltoall", 2, 1 << 16, CMA },
         { "alltoall", 7, 8, "native" }, { "alltoall", 7, 8192, "shm" },
-        { "bcast", 2, 8, "shm" }, { "bcast", 2, 1 << 15, "native" }, { "bcast", 2, 1 << 19, "shm" },
+        { "bcast", 2, 8, "shm" }, { "bcast", 2, 1 << 15, CMA }, { "bcast", 2, 1 << 19, CMA },
         { "bcast", 4, 4095, "native" }, { "bcast", 4, 4096, "shm" },
-        { "reduce", 2, 8, "shm" }, { "reduce", 2, 1 << 16, "native" },
+        { "bcast", 4, 1 << 15, "native" }, { "bcast", 4, 1 << 16, "native" },
+        { "bcast", 4, (1 << 16) + 1, "shm" },
+        { "reduce", 2, 8, "shm" }, { "reduce", 2, 8191, "shm" }, { "reduce", 2, 8192, "native" },
+        { "reduce", 2, 1 << 20, "native" },
         { "reduce", 4, 511, "native" }, { "reduce", 4, 512, "shm" },
         { "reduce_scatter_block", 4, 8, "native" },
         { "reduce_scatter_block", 4, 1 << 17, "recursive_halving" },
@@ -310,7 +316,7 @@ static void test_rule_skips(void)
         { 5, 100, 1, "radix_bruck:radix=4,multiport=0" }, /* a request: the next rule */
         { 6, 5000, 1, "native" },                        /* built in: shm passed over */
         { 6, 5000, 0, "shm:segment=4194304,cma=0,cma_min=32768" },   /* built in: one node */
-        { 2, 1 << 20, 0, "shm:segment=4194304,cma=0,cma_min=32768" },    /* built in */
+        { 2, 1 << 20, 0, "shm:segment=4194304,cma=1,cma_min=0" },    /* built in */
         { 2, 1 << 20, 1, "two_proc" },                   /* built in, a request */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
