@@ -19,7 +19,8 @@
 # built-ins, reduce and 64 KiB at 1024 ranks), pass12 (reduce_scatter_block
 # on the four networks), pass13 (allreduce's recursive_multiplying with its
 # messages in rotated order), pass14 (the ten collectives the drop-in gained,
-# across nodes), or all. Each NAME
+# across nodes), pass15 (2 to 15 ranks across nodes, in results/small/: every
+# algorithm, then auto under the rules fitted to them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -43,6 +44,15 @@ REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 runs() {
     local C P
     case "$1" in
+    # pass 15: 2 to 15 ranks, one a node (results/small/): every algorithm, the
+    # sizes between the page's for the rules' boundaries; then auto
+    small/*-np2-15|small/*-np2-15-auto) N=${1#small/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=2,3,4,5,6,7,8,9,10,11,12,13,14,15
+        case "$1" in
+        *-auto) echo "$C --np $NP --platform $P -m 8,64,512,1K,4K,32K,64K,256K,1M -a auto --builtins none" ;;
+        *) echo "$C --np $NP --platform $P -m 8,64,512,4K,32K,256K,1M --builtins none"
+           echo "$C --np $NP --platform $P -m 1K,64K --builtins none" ;;
+        esac ;;
     # pass 1 (the first two sessions): every algorithm and built-in, 16 and 64 ranks
     all*-np16-64) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         echo "$C --np 16,64 --platform $P --timeout 300" ;;
@@ -361,7 +371,12 @@ group() {
                 done
                 for c in scatter gather reduce_scatter allgatherv; do echo $c-$p-np16-256-auto; done
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14; do group $c; done ;;
+    pass15) for p in flat fattree; do
+                for c in allgather allreduce alltoall bcast reduce reduce_scatter_block reduce_scatter; do
+                    echo small/$c-$p-np2-15 small/$c-$p-np2-15-auto
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15; do group $c; done ;;
     *) return 1 ;;
     esac
 }
@@ -369,6 +384,7 @@ group() {
 rerun() {     # NAME: its runs, merged into $R/NAME.csv and $R/NAME.txt
     local name=$1 tmp args i=0 rc
     tmp=$(mktemp -d) || exit 2
+    mkdir -p "$(dirname "$R/$name")"
     : > "$tmp/txt"
     while read -r args; do
         i=$((i + 1))

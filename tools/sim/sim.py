@@ -3,7 +3,7 @@
 
   tools/sim/sim.py run COLLECTIVE --np LIST --platform NAME [options]
   tools/sim/sim.py hostfile PLATFORM NP
-  tools/sim/sim.py table [--summary | --newest COLL/ALGO ...] CSV...
+  tools/sim/sim.py table [--summary | --worst-auto | --newest COLL/ALGO ...] CSV...
   tools/sim/sim.py calibrate PLATFORM
   tools/sim/sim.py params PLATFORM
   tools/sim/sim.py builtins COLLECTIVE
@@ -45,7 +45,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from simreport import newest, plot, report, summary, tables, write_csv
+from simreport import newest, plot, report, summary, tables, worst_auto, write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REDUCTION_ESIZE = 4            # bench and model: float vectors
@@ -480,6 +480,10 @@ def main():
     t.add_argument("--newest", action="append", metavar="COLL/ALGO",
                    help="instead, the newest algorithms' table: COLL/ALGO against mpicoll's"
                         " fastest other and SimGrid's fastest at each point (repeatable)")
+    t.add_argument("--worst-auto", action="store_true",
+                   help="instead, per collective and size, auto's worst ratio to mpicoll's"
+                        " fastest over the files' np and platforms (a later file's auto row"
+                        " replaces an earlier one's)")
     t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
@@ -497,6 +501,8 @@ def main():
                     coll, _, algo = spec.partition("/")
                     new.setdefault(coll, []).append(algo)
                 newest(args.csv, new, sys.stdout)
+            elif args.worst_auto:
+                worst_auto(args.csv, sys.stdout)
             else:
                 (summary if args.summary else tables)(args.csv, sys.stdout)
             return 0

@@ -270,6 +270,38 @@ def summary(paths, out):
                 out.write("| %s | %d | %s | %s |\n" % ((coll, p) + ratios(coll, plat, p, 0)))
 
 
+def worst_auto(paths, out):
+    """Per collective and size, auto's worst time over mpicoll's fastest
+    algorithm across the np and platforms of the CSV files, and where. A
+    point's auto is the last auto row in the files' order, so that a later
+    file re-running auto (under new rules) replaces the earlier runs'."""
+    fastest, auto = {}, {}
+    for path in paths:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if not r["sim_us"] or r["kind"] != "mpicoll":
+                    continue
+                key = (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
+                if r["algorithm"] == "auto":
+                    auto[key] = float(r["sim_us"])
+                else:
+                    fastest[key] = min(fastest.get(key, float("inf")), float(r["sim_us"]))
+    sizes = sorted({k[3] for k in auto})
+    nps = sorted({k[2] for k in auto})
+    out.write("auto / fastest mpicoll: the worst over %d to %d ranks and the platforms (%s),"
+              " and its np\n\n" % (nps[0], nps[-1], ", ".join(sorted({k[1] for k in auto},
+                                                                    key=plat_order))))
+    out.write("| collective | %s |\n|---|%s\n" % (
+        " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes), "---:|" * len(sizes)))
+    for coll in sorted({k[0] for k in auto}):
+        cells = []
+        for n in sizes:
+            pts = [(auto[k] / fastest[k], k[2]) for k in auto
+                   if k[0] == coll and k[3] == n and k in fastest]
+            cells.append("%.2f (%d)" % max(pts) if pts else "-")
+        out.write("| %s | %s |\n" % (coll, " | ".join(cells)))
+
+
 def newest(paths, new, out):
     """docs/scale.md's table of the newest algorithms: at each point of the
     CSV files where one of `new` ({collective: [algorithm spec, ...]}) ran
