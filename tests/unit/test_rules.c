@@ -126,8 +126,8 @@ static void test_unknown_names(void)
 
 /* The built-in rules give Open MPI's choices (ompi_coll_tuned_allgather_intra_dec_fixed),
  * after the declared fallbacks, wherever neither the shared-memory rules
- * nor the simulated ones (16 ranks and more across nodes) apply: requests
- * on one node, and fewer than 16 ranks across nodes. total = bytes x np. */
+ * nor the simulated ones (across nodes) apply: requests on one node.
+ * total = bytes x np. */
 /* The built-in choice for coll on np ranks of nnodes nodes (blocking) is
  * alg, or alg with its parameters ("shm" matches "shm:segment=..."). */
 static void expect_choice(const char *coll, int np, int nnodes, size_t bytes, const char *alg)
@@ -159,16 +159,16 @@ static void test_openmpi_tree(void)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         for (int request = 0; request < 2; request++) {
             char got[64], what[200];
-            /* across two nodes, blocking; one node, a request */
-            if (!request && t[i].np >= 16)
+            /* one node, a request */
+            if (!request)
                 continue;
-            choose("allgather", t[i].np, 2 - request, t[i].bytes, request, got, sizeof got);
-            snprintf(what, sizeof what, "built-in np=%d bytes=%zu %s: expected %s, got %s",
-                     t[i].np, t[i].bytes, request ? "request" : "2 nodes", t[i].alg, got);
+            choose("allgather", t[i].np, 1, t[i].bytes, request, got, sizeof got);
+            snprintf(what, sizeof what, "built-in np=%d bytes=%zu request: expected %s, got %s",
+                     t[i].np, t[i].bytes, t[i].alg, got);
             expect(t[i].np == 1 || strcmp(got, t[i].alg) == 0, what);
         }
     }
-    /* across nodes from 16 ranks: the fastest under SMPI (docs/scale.md) */
+    /* across nodes: the fastest under SMPI (docs/scale.md) */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } m[] = {
         { "allgather", 16, 8, "recursive_multiplying:k=4" },
         { "allgather", 30, 8191, "recursive_multiplying:k=4" },
@@ -191,7 +191,14 @@ static void test_openmpi_tree(void)
         { "alltoall", 32, 8, "radix_bruck:radix=8,multiport=1" },
         { "alltoall", 1024, 47, "radix_bruck:radix=8,multiport=1" },
         { "alltoall", 31, 8, "mesh2d" }, { "alltoall", 1024, 48, "mesh2d" },
-        { "alltoall", 15, 256, "bruck_index" }, { "allreduce", 15, 8, "recursive_doubling" },
+        { "alltoall", 15, 256, "mesh2d" }, { "alltoall", 11, 256, "linear" },
+        { "alltoall", 10, 22, "mesh2d" }, { "alltoall", 2, 8, "linear" },
+        { "allreduce", 15, 8, "recursive_multiplying:k=4" },
+        { "allreduce", 7, 8, "allgather_reduce" }, { "allreduce", 8, 4096, "recursive_doubling" },
+        { "allreduce", 9, 1 << 20, "ring" }, { "allreduce", 8, 1 << 20, "rabenseifner" },
+        { "allreduce", 3, 65536, "recursive_multiplying:k=4" },
+        { "allgather", 2, 1, "direct" }, { "allgather", 10, 1 << 20, "direct" },
+        { "allgather", 12, 8, "k_bruck:k=4" }, { "allgather", 12, 2048, "direct" },
         { "bcast", 16, 8, "knomial:k=4" }, { "bcast", 64, 1024, "knomial:k=8" },
         { "bcast", 64, 8192, "scatter_allgather_rd" },
         { "bcast", 256, 262143, "scatter_allgather_rd" },
@@ -201,25 +208,36 @@ static void test_openmpi_tree(void)
         /* barrier: the radix-4 dissemination at every size */
         { "barrier", 2, 0, "k_dissemination:k=4" }, { "barrier", 5, 0, "k_dissemination:k=4" },
         { "barrier", 300, 0, "k_dissemination:k=4" }, { "barrier", 5000, 0, "k_dissemination:k=4" },
-        { "bcast", 15, 8, "binomial" },
+        { "bcast", 15, 8, "knomial:k=4" }, { "bcast", 4, 8, "linear" },
+        { "bcast", 2, 1 << 20, "binomial" }, { "bcast", 3, 1 << 20, "scatter_allgather_ring" },
+        { "bcast", 8, 262144, "scatter_allgather_rd" }, { "bcast", 7, 65536, "bine" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
-        { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "rabenseifner" },
-        { "reduce", 15, 8, "binomial" },
+        { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
+        { "reduce", 15, 8, "knomial:k=4,prepost=0" }, { "reduce", 6, 8, "linear" },
+        { "reduce", 8, 1 << 20, "rabenseifner" }, { "reduce", 5, 1 << 20, "bine" },
         { "reduce_scatter_block", 16, 16 * 8, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 64, 64 * 1024, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 256, 256 * 8192 - 1, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 256, 256 * 8192, "bine" },
         { "reduce_scatter_block", 16, 16 << 16, "bine" },
-        { "reduce_scatter_block", 15, 8, "recursive_halving" },
+        { "reduce_scatter_block", 15, 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 8, 8, "bine" }, { "reduce_scatter_block", 6, 8, "basic_linear" },
+        { "reduce_scatter_block", 3, 1 << 20, "ring" },
         /* reduce_scatter: recursive halving below 16 KiB times the band's
-         * fewest ranks, pairwise above; MPICH's 512 KiB below 16 ranks */
-        { "reduce_scatter", 16, 16 * 16384 - 1, "recursive_halving" },
-        { "reduce_scatter", 16, 16 * 16384, "pairwise" },
-        { "reduce_scatter", 1024, 1024 * 1024, "recursive_halving" },
-        { "reduce_scatter", 1024, (size_t)1024 * 16384, "pairwise" },
-        { "reduce_scatter", 15, 524287, "recursive_halving" },
-        { "reduce_scatter", 15, 524288, "pairwise" },
+         * fewest ranks, pairwise above, but on powers of two at every size;
+         * below 16 ranks the simulated bands */
+        { "reduce_scatter", 17, 16 * 16384 - 1, "recursive_halving" },
+        { "reduce_scatter", 17, 16 * 16384, "pairwise" },
+        { "reduce_scatter", 1025, 1024 * 1024, "recursive_halving" },
+        { "reduce_scatter", 1025, (size_t)1024 * 16384, "pairwise" },
+        /* on a power of two recursive halving at every size */
+        { "reduce_scatter", 16, 16 << 20, "recursive_halving" },
+        { "reduce_scatter", 1024, (size_t)1024 << 20, "recursive_halving" },
+        { "reduce_scatter", 15, 104264, "recursive_halving" },
+        { "reduce_scatter", 15, 104265, "pairwise" }, { "reduce_scatter", 2, 8, "pairwise" },
+        { "reduce_scatter", 8, 1048575, "recursive_halving" },
+        { "reduce_scatter", 6, 8, "basic_linear" }, { "reduce_scatter", 7, 14336, "pairwise" },
         /* allgatherv: direct below 16 ranks, and in bands up to 8 KiB below 64 */
         { "allgatherv", 3, 1 << 20, "direct" }, { "allgatherv", 16, 255, "bruck" },
         { "allgatherv", 16, 256, "direct" }, { "allgatherv", 63, 2048, "direct" },
@@ -282,9 +300,11 @@ static void test_openmpi_tree(void)
         { "scatter", 2, 1, "native" }, { "scatter", 8, 1 << 20, "native" },
         { "barrier", 2, 0, "native" }, { "barrier", 8, 0, "native" },
     };
-    /* alltoall across nodes: Bruck for short blocks from 8 ranks, else linear */
+    /* alltoall across nodes below 16 ranks: mesh2d for the shortest blocks
+     * from 10 ranks, else linear */
     static const struct { int np; size_t bytes; const char *alg; } x[] = {
-        { 8, 256, "bruck_index" }, { 8, 257, "linear" }, { 7, 8, "linear" },
+        { 10, 22, "mesh2d" }, { 10, 23, "linear" }, { 12, 723, "mesh2d" },
+        { 12, 724, "linear" }, { 9, 8, "linear" },
     };
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) {
         char got[64], what[200];
