@@ -44,6 +44,9 @@ REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 runs() {
     local C P
     case "$1" in
+    # pass 15: allreduce's large vectors on 17 to 48 ranks, not powers of two
+    allreduce-flat-np17-48-big|allreduce-fattree-np17-48-big) P=${1#allreduce-}; P=${P%%-*}
+        echo "allreduce --np 17,24,48 --platform $P -m 256K,1M -a rabenseifner,ring,segmented_ring:segsize=65536,auto --builtins none" ;;
     # pass 15: 2 to 15 ranks, one a node (results/small/): every algorithm, the
     # sizes between the page's for the rules' boundaries; then auto
     small/*-np2-15|small/*-np2-15-auto) N=${1#small/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
@@ -375,6 +378,7 @@ group() {
                 for c in allgather allreduce alltoall bcast reduce reduce_scatter_block reduce_scatter; do
                     echo small/$c-$p-np2-15 small/$c-$p-np2-15-auto
                 done
+                echo allreduce-$p-np17-48-big
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15; do group $c; done ;;
     *) return 1 ;;
