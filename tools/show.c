@@ -51,12 +51,13 @@ int mpicoll_cli_show(int argc, char **argv)
         printf("%s native: %s, nothing to show\n", c->name, NATIVE_NO_PLAN);
         return 0;
     }
-    call_info ci = { .p = p, .nnodes = 1, .commutative = 1 };
+    const int nnodes = rpn > 0 ? (p + rpn - 1) / rpn : 1;
+    call_info ci = { .p = p, .nnodes = nnodes, .commutative = 1 };
     if (!coll_algo_applies(a, &ci)) {
         char restr[160];
         cli_restriction_text(a->restrictions, restr, sizeof restr);
-        fprintf(stderr, "mpicoll show: %s does not run on %d ranks (restriction: %s)\n", a->name,
-                p, restr);
+        fprintf(stderr, "mpicoll show: %s does not run on %d ranks of %d node%s (restriction: %s)\n",
+                a->name, p, nnodes, nnodes == 1 ? "" : "s", restr);
         return 2;
     }
     int node_of[36];

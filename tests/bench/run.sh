@@ -289,7 +289,15 @@ EOF
   grep -q '^allgather,4,8,ring,ring,3,3,[0-9.]*,48$' "$dir/far" &&
     grep -q '^allgather,4,8,recursive_doubling,recursive_doubling,2,2,[0-9.]*,64$' "$dir/far" ||
     { show "$dir/far"; fail "model --group: far_bytes"; }
-  echo "mpicoll: --help of list, check, show, model; list and model columns in line; far bytes"
+  # show checks the restrictions on the node layout it is given: shm on two
+  # nodes is refused (it used to draw a plan that left blocks unwritten)
+  "$mpicoll" show allgather shm --np 4 --ranks-per-node 2 > "$dir/out" 2> "$dir/err"
+  rc=$?
+  [ $rc = 2 ] && grep -qF "shm does not run on 4 ranks of 2 nodes" "$dir/err" ||
+    { show "$dir/out"; show "$dir/err"; fail "show shm on two nodes: exit status $rc"; }
+  "$mpicoll" show allgather shm --np 4 --ranks-per-node 4 > "$dir/out" 2>&1 &&
+    ! grep -q FAILED "$dir/out" || { show "$dir/out"; fail "show shm on one node"; }
+  echo "mpicoll: --help of list, check, show, model; list and model columns in line; far bytes; show's node restrictions"
   ;;
 tune)
   launch 3 "$mpicoll" tune -o "$dir/r.txt" "${short[@]}" allgather alltoall > "$dir/out" \
