@@ -172,8 +172,10 @@ int spec_parse(const coll_desc *c, const char *spec, const coll_algo **algo, int
         long v = strtol(eq + 1, &e, 10);
         const algo_param *d = &a->params[i];
         if (errno || e == eq + 1 || *e != '\0' || v < d->min || v > d->max) {
-            snprintf(err, errlen, "%s: parameter %s=%s must be an integer in [%d, %d]",
-                     a->name, d->name, eq + 1, d->min, d->max);
+            snprintf(err, errlen, "%s: parameter %s=%s must be an integer in [%d, %d]%s",
+                     a->name, d->name, eq + 1, d->min, d->max,
+                     strpbrk(eq + 1, ":=") ? " (parameters go after one colon, separated by"
+                                             " commas: name:a=1,b=2)" : "");
             return -1;
         }
         params[i] = (int)v;

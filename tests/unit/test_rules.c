@@ -461,6 +461,8 @@ static void test_spec_errors(void)
         { "k_bruck:,k=4", "k_bruck: an empty parameter in 'k_bruck:,k=4'" },
         { "k_bruck:k", "k_bruck: parameter k has no value (expected k=value)" },
         { "k_bruck:k=1", "k_bruck: parameter k=1 must be an integer in [2, 1048576]" },
+        { "k_bruck:k=4:k=8", "must be an integer in [2, 1048576] (parameters go after one colon,"
+                             " separated by commas: name:a=1,b=2)" },
     };
     const coll_desc *c = coll_find("allgather");
     const coll_algo *a;
