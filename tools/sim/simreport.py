@@ -20,6 +20,11 @@ def human(n):
     return str(n)
 
 
+def size_columns(sizes):
+    """The page's size column headers: 8 B, 1KiB, 1MiB."""
+    return " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
+
+
 # ---- a run: its report, CSV and figure -------------------------------------------
 
 def best(table, n):
@@ -228,7 +233,7 @@ def summary(paths, out):
         with open(path) as f:
             rows += list(csv.DictReader(f))
     sizes = sorted({int(r["bytes"]) for r in rows} - {0})     # 0: barrier, no size
-    hdr = " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes)
+    hdr = size_columns(sizes)
 
     def ratios(coll, plat, p, n):
         """mpicoll/SimGrid and auto/mpicoll at one point, as cells."""
@@ -291,8 +296,7 @@ def worst_auto(paths, out):
     out.write("auto / fastest mpicoll: the worst over %d to %d ranks and the platforms (%s),"
               " and its np\n\n" % (nps[0], nps[-1], ", ".join(sorted({k[1] for k in auto},
                                                                     key=plat_order))))
-    out.write("| collective | %s |\n|---|%s\n" % (
-        " | ".join(human(n) + ("iB" if n >= 1024 else " B") for n in sizes), "---:|" * len(sizes)))
+    out.write("| collective | %s |\n|---|%s\n" % (size_columns(sizes), "---:|" * len(sizes)))
     for coll in sorted({k[0] for k in auto}):
         cells = []
         for n in sizes:
