@@ -20,7 +20,8 @@
 # on the four networks), pass13 (allreduce's recursive_multiplying with its
 # messages in rotated order), pass14 (the ten collectives the drop-in gained,
 # across nodes), pass15 (2 to 15 ranks across nodes, in results/small/: every
-# algorithm, then auto under the rules fitted to them), or all. Each NAME
+# algorithm, then auto under the rules fitted to them), pass16 (bcast and
+# reduce at 1024 ranks of flat and the fat tree), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -250,8 +251,10 @@ runs() {
         echo "reduce --np 64,256 --platform $P -m 8,1K,64K -a bine,binomial,knomial:k=4,prepost=1,rabenseifner --builtins none --timeout 900" ;;
     # pass 11: the torus and the dragonfly completed: SimGrid's built-ins
     # (the three fastest on flat and the fat tree) at 64 to 1024 ranks,
-    # reduce at 1024, and 64 KiB at 1024
-    *-torus-builtins|*-dragonfly-builtins|*-torus-builtins1024|*-dragonfly-builtins1024)
+    # reduce at 1024, and 64 KiB at 1024; pass 16: the same for bcast and
+    # reduce at 1024 ranks of flat and the fat tree
+    *-torus-builtins|*-dragonfly-builtins|*-torus-builtins1024|*-dragonfly-builtins1024|\
+    bcast-flat-builtins1024|bcast-fattree-builtins1024|reduce-flat-builtins1024|reduce-fattree-builtins1024)
         C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         case $1 in *1024) N="1024 -m 8,1K" ;; *) N="64,256 -m 8,1K,64K" ;; esac
         case $C in
@@ -380,7 +383,10 @@ group() {
                 done
                 echo allreduce-$p-np17-48-big
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15; do group $c; done ;;
+    pass16) for p in flat fattree; do
+                echo bcast-$p-locality1024 reduce-$p-locality1024 bcast-$p-builtins1024 reduce-$p-builtins1024
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16; do group $c; done ;;
     *) return 1 ;;
     esac
 }
