@@ -197,22 +197,58 @@ void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, 
     plan_end_round(pl);
 }
 
+/* Block i of a ring reduce-scatter: the call's (counts) or pat_block's
+ * split of n elements, as byte offset and length. */
+typedef struct ring_blocks {
+    const plan_args *a;     /* non-NULL: args_count and args_displ */
+    size_t n, esize;
+    int p;
+} ring_blocks;
+
+static void ring_block(const ring_blocks *rb, int i, size_t *off, size_t *bytes)
+{
+    if (rb->a) {
+        *off = args_displ(rb->a, i);
+        *bytes = args_count(rb->a, i);
+        return;
+    }
+    size_t f, len;
+    pat_block(rb->n, rb->p, i, &f, &len);
+    *off = f * rb->esize;
+    *bytes = len * rb->esize;
+}
+
+static void ring_reduce_scatter(plan *pl, int rank, pat_ref work, const ring_blocks *rb,
+                                size_t tmp_off)
+{
+    const int p = rb->p;
+    size_t off, bytes, most = 0;
+    for (int i = 0; i < p; i++) {
+        ring_block(rb, i, &off, &bytes);
+        most = bytes > most ? bytes : most;
+    }
+    plan_need_tmp(pl, tmp_off + most);
+    for (int k = 0; k < p - 1; k++) {
+        ring_block(rb, pat_mod(rank - k - 1, p), &off, &bytes);
+        plan_send(pl, work.buf, work.off + off, bytes, pat_mod(rank + 1, p));
+        ring_block(rb, pat_mod(rank - k - 2, p), &off, &bytes);
+        plan_recv(pl, BUF_TMP, tmp_off, bytes, pat_mod(rank - 1, p));
+        plan_reduce(pl, BUF_TMP, tmp_off, work.buf, work.off + off, bytes);
+        plan_end_round(pl);
+    }
+}
+
 void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize,
                              size_t tmp_off)
 {
-    const int buf = work.buf;
-    const size_t base = work.off;
-    size_t f, len, q = (n + (size_t)p - 1) / (size_t)p;
-    plan_need_tmp(pl, tmp_off + q * esize);
-    for (int k = 0; k < p - 1; k++) {
-        int sb = pat_mod(rank - k - 1, p), rb = pat_mod(rank - k - 2, p);
-        pat_block(n, p, sb, &f, &len);
-        plan_send(pl, buf, base + f * esize, len * esize, pat_mod(rank + 1, p));
-        pat_block(n, p, rb, &f, &len);
-        plan_recv(pl, BUF_TMP, tmp_off, len * esize, pat_mod(rank - 1, p));
-        plan_reduce(pl, BUF_TMP, tmp_off, buf, base + f * esize, len * esize);
-        plan_end_round(pl);
-    }
+    const ring_blocks rb = { .n = n, .esize = esize, .p = p };
+    ring_reduce_scatter(pl, rank, work, &rb, tmp_off);
+}
+
+void pat_ring_reduce_scatter_blocks(plan *pl, const plan_args *a, pat_ref work, size_t tmp_off)
+{
+    const ring_blocks rb = { .a = a, .p = a->p };
+    ring_reduce_scatter(pl, a->rank, work, &rb, tmp_off);
 }
 
 void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize)

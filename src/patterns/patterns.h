@@ -143,6 +143,12 @@ void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, 
 void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize,
                              size_t tmp_off);
 
+/* The same on the call's blocks: block r is args_count(a, r) bytes at
+ * work.off + args_displ(a, r) (reduce_scatter's counts, or
+ * reduce_scatter_block's blocks of a->block bytes); rank a->rank ends with
+ * its own. TMP at tmp_off holds the largest block. */
+void pat_ring_reduce_scatter_blocks(plan *pl, const plan_args *a, pat_ref work, size_t tmp_off);
+
 /* Ring allgather of the blocks of the n elements at `work` (rank r holds
  * block r): p - 1 steps. */
 void pat_ring_allgather(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize);

@@ -391,6 +391,7 @@ static void test_openmpi_names(void)
         { "allgatherv", "two_proc", "two_proc", 5 },
         { "reduce_scatter", "non-overlapping", "basic_linear", 1 },
         { "reduce_scatter", "recursive_halfing", "recursive_halving", 2 },
+        { "reduce_scatter", "ring", "ring", 3 },
         { "scan", "linear", "linear", 1 },
         { "scan", "recursive_doubling", "recursive_doubling", 2 },
         { "exscan", "linear", "linear", 1 },

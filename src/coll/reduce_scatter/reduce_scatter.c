@@ -5,6 +5,9 @@
 #include "reduce_scatter_algos.h"
 #include "../../model/coll.h"
 
+ALGO_PARAMS(recursive_multiplying,
+            { "k", 4, 2, 1 << 20, "radix: each step sends parts of the vector to k-1 peers" });
+
 #define COLL reduce_scatter
 #include "../table.h"
 

@@ -21,7 +21,9 @@
  *          swing_bandwidth): of the first 2·rem ranks (rem = p - pof2) each
  *          even one sends its vector to the odd one above, which reduces it
  *          and goes on as one of pof2 new ranks, holding both ranks'
- *          blocks; at the end it sends the even one its block.
+ *          blocks; at the end it sends the even one its block. Rank r's
+ *          block is args_count(a, r) bytes at args_displ(a, r):
+ *          reduce_scatter's bine is this builder, blocks of any size.
  * Paper:   De Sensi, Pasqualoni et al., "Bine Trees: Enhancing Collective
  *          Operations by Optimizing Communication Locality", SC 2025 (the
  *          Bine butterfly); De Sensi, Bonato, Saam & Hoefler, "Swing:
@@ -51,10 +53,14 @@
 void reduce_scatter_block_bine(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
-    const size_t b = a->block, all = (size_t)p * b;
-    /* new rank q's blocks: from real block q < rem ? 2q : q + rem, 2 or 1 of them */
-#define FIRST(q) ((size_t)((q) < rem ? 2 * (q) : (q) + rem))
-#define COUNT(q) ((size_t)((q) < rem ? 2 : 1))
+    const size_t all = args_displ(a, p - 1) + args_count(a, p - 1);
+    /* new rank q's blocks: from real block q < rem ? 2q : q + rem, 2 or 1
+     * of them; rank r's block is args_count(a, r) bytes at args_displ(a, r),
+     * in rank order (reduce_scatter shares this builder) */
+#define FIRST(q) ((q) < rem ? 2 * (q) : (q) + rem)
+#define LAST(q) ((q) < rem ? 2 * (q) + 1 : (q) + rem)
+#define START(q) args_displ(a, FIRST(q))
+#define BYTES(q) (args_displ(a, LAST(q)) + args_count(a, LAST(q)) - START(q))
     /* TMP: the vector in tree order at 0, what the steps receive at n.
      * The vector in rank order (nat) is the send buffer but on the ranks
      * of the fold's pairs: TMP at n (the fold receives at 0, reduces
@@ -78,8 +84,8 @@ void reduce_scatter_block_bine(plan *pl, const plan_args *a)
         off[0] = 0;
         for (int i = 0; i < pof2; i++) {
             const int q = order[i];
-            off[i + 1] = off[i] + COUNT(q) * b;
-            plan_copy(pl, nat.buf, nat.off + FIRST(q) * b, BUF_TMP, off[i], COUNT(q) * b);
+            off[i + 1] = off[i] + BYTES(q);
+            plan_copy(pl, nat.buf, nat.off + START(q), BUF_TMP, off[i], BYTES(q));
         }
         plan_end_round(pl);
         const int pos = pat_swing_position(pof2, nr);
@@ -96,15 +102,18 @@ void reduce_scatter_block_bine(plan *pl, const plan_args *a)
         mine_off = off[pos];
         free(order);
         free(off);
-        plan_copy(pl, BUF_TMP, mine_off + ((size_t)r - FIRST(nr)) * b, BUF_RECV, 0, b);
+        plan_copy(pl, BUF_TMP, mine_off + args_displ(a, r) - START(nr), BUF_RECV, 0,
+                  args_count(a, r));
     }
 #undef FIRST
-#undef COUNT
+#undef LAST
+#undef START
+#undef BYTES
     if (r < 2 * rem) {
         if (r % 2)
-            plan_send(pl, BUF_TMP, mine_off, b, r - 1);
+            plan_send(pl, BUF_TMP, mine_off, args_count(a, r - 1), r - 1);
         else
-            plan_recv(pl, BUF_RECV, 0, b, r + 1);
+            plan_recv(pl, BUF_RECV, 0, args_count(a, r), r + 1);
     }
     plan_end_round(pl);
 }

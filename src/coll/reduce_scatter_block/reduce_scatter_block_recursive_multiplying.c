@@ -19,7 +19,9 @@
  *          Each ends with its own new block(s) reduced over all ranks; a
  *          group's top rank sends the others of its group their block.
  *          k = 2 is recursive_halving, message for message; k > p runs as
- *          k = p (one step).
+ *          k = p (one step). Rank r's block is args_count(a, r) bytes at
+ *          args_displ(a, r): reduce_scatter's recursive_multiplying is
+ *          this builder, blocks of any size.
  * Paper:   Thakur, Rabenseifner & Gropp, IJHPCA 2005 (k = 2); MPICH's
  *          MPIR_Ireduce_scatter_block_intra_tsp_recexch (its recursive
  *          exchange in the distance-halving form, which needs no digit-
@@ -51,10 +53,12 @@ void reduce_scatter_block_recursive_multiplying(plan *pl, const plan_args *a)
     /* a radix above p acts as p (as in MPICH): one step, not a fold onto one rank */
     const int p = a->p, r = a->rank, k = a->param[0] <= p ? a->param[0] : (p > 2 ? p : 2);
     const int pofk = pat_pofk_below(p, k), rem = p - pofk, groups = pat_fold_groups(rem, k);
-    const size_t b = a->block, all = (size_t)p * b;
+    const size_t all = args_displ(a, p - 1) + args_count(a, p - 1);
     const pat_ref in = { BUF_SEND, 0 }, work = { BUF_TMP, 0 };
-    /* byte offset of new block i in the vector (i = pofk: the end) */
-#define NEWOFF(i) ((size_t)((i) < groups ? (long long)(i) * k : (long long)(i) + rem) * b)
+    /* byte offset of new block i in the vector (i = pofk: the end); rank
+     * r's block is args_count(a, r) bytes at args_displ(a, r), in rank
+     * order (reduce_scatter shares this builder) */
+#define NEWOFF(i) ((i) == pofk ? all : args_displ(a, (int)((i) < groups ? (i) * k : (i) + rem)))
     plan_need_tmp(pl, all);
     const int nr = pat_fold_k(pl, p, r, k, in, work, all / a->esize, a->esize, all);
     if (nr >= 0) {
@@ -81,7 +85,7 @@ void reduce_scatter_block_recursive_multiplying(plan *pl, const plan_args *a)
 #undef SLOT
             plan_end_round(pl);
         }
-        plan_copy(pl, BUF_TMP, (size_t)r * b, BUF_RECV, 0, b);
+        plan_copy(pl, BUF_TMP, args_displ(a, r), BUF_RECV, 0, args_count(a, r));
     }
 #undef NEWOFF
     if (r < rem + groups) {
@@ -90,9 +94,9 @@ void reduce_scatter_block_recursive_multiplying(plan *pl, const plan_args *a)
                                                                           : rem + groups - 1;
         if (r == top)
             for (int i = top - 1; i >= first; i--)
-                plan_send(pl, BUF_TMP, (size_t)i * b, b, i);
+                plan_send(pl, BUF_TMP, args_displ(a, i), args_count(a, i), i);
         else
-            plan_recv(pl, BUF_RECV, 0, b, top);
+            plan_recv(pl, BUF_RECV, 0, args_count(a, r), top);
     }
     plan_end_round(pl);
 }
