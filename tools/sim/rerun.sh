@@ -21,7 +21,9 @@
 # messages in rotated order), pass14 (the ten collectives the drop-in gained,
 # across nodes), pass15 (2 to 15 ranks across nodes, in results/small/: every
 # algorithm, then auto under the rules fitted to them), pass16 (bcast and
-# reduce at 1024 ranks of flat and the fat tree), or all. Each NAME
+# reduce at 1024 ranks of flat and the fat tree), pass17 (reduce_scatter's
+# ring, bine and recursive_multiplying; both reduce-scatters on 17 to 100
+# ranks), pass17-auto (auto under the rules fitted to them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -281,8 +283,20 @@ runs() {
         echo "reduce_scatter_block --np $N --platform $P -m 8,1K,64K,1M -a all --builtins all --timeout 600" ;;
     reduce_scatter_block-*-np256) P=${1#reduce_scatter_block-}; P=${P%-np256}
         echo "reduce_scatter_block --np 256 --platform $P -m 8,1K,64K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine,ring --builtins ompi,mpich_rdb,mvapich2,ompi_ring,mpich_pair --timeout 900" ;;
+    # (pass 17's auto, before pass 12's pattern below)
+    reduce_scatter_block-*-np17-100-auto|reduce_scatter-*-np17-100-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 17,24,48,100 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
     reduce_scatter_block-*-auto) P=${1#reduce_scatter_block-}; P=${P%-auto}   # under its rules across nodes
         echo "reduce_scatter_block --np 16,64,256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 900" ;;
+    # pass 17: which built-in SimGrid's `ompi` runs at 256 ranks of the dragonfly, 1 KiB blocks
+    reduce_scatter_block-dragonfly-np256-order)
+        echo "reduce_scatter_block --np 256 --platform dragonfly -m 1K -a recursive_halving,bine --builtins ompi,ompi_butterfly,ompi_basic_recursivehalving,mvapich2 --timeout 600" ;;
+    # pass 17: ranks that are not a power of two from 17, where bine's and the
+    # halving forms' fold sends the whole vector once more
+    reduce_scatter_block-*-np17-100|reduce_scatter-*-np17-100) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        A=ring,bine,recursive_multiplying:k=4,recursive_halving
+        [ "$C" = reduce_scatter ] && A=$A,pairwise
+        echo "$C --np 17,24,48,100 --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
     reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
         echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
     # pass 14: the ten collectives the drop-in gained (gather, scatter, barrier,
@@ -386,7 +400,16 @@ group() {
     pass16) for p in flat fattree; do
                 echo bcast-$p-locality1024 reduce-$p-locality1024 bcast-$p-builtins1024 reduce-$p-builtins1024
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16; do group $c; done ;;
+    pass17) echo reduce_scatter_block-dragonfly-np256-order
+            for p in flat fattree; do
+                echo reduce_scatter-$p-np16-64 reduce_scatter-$p-np256 small/reduce_scatter-$p-np2-15 \
+                     reduce_scatter_block-$p-np17-100 reduce_scatter-$p-np17-100
+            done ;;
+    pass17-auto) for p in flat fattree; do
+                echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
+                     reduce_scatter_block-$p-np17-100-auto reduce_scatter-$p-np17-100-auto
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
