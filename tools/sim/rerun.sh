@@ -284,8 +284,8 @@ runs() {
     reduce_scatter_block-*-np256) P=${1#reduce_scatter_block-}; P=${P%-np256}
         echo "reduce_scatter_block --np 256 --platform $P -m 8,1K,64K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine,ring --builtins ompi,mpich_rdb,mvapich2,ompi_ring,mpich_pair --timeout 900" ;;
     # (pass 17's auto, before pass 12's pattern below)
-    reduce_scatter_block-*-np17-100-auto|reduce_scatter-*-np17-100-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
-        echo "$C --np 17,24,48,100 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
+    reduce_scatter_block-*-np17-128-auto|reduce_scatter-*-np17-128-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+        echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
     reduce_scatter_block-*-auto) P=${1#reduce_scatter_block-}; P=${P%-auto}   # under its rules across nodes
         echo "reduce_scatter_block --np 16,64,256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 900" ;;
     # pass 17: which built-in SimGrid's `ompi` runs at 256 ranks of the dragonfly, 1 KiB blocks
@@ -293,10 +293,14 @@ runs() {
         echo "reduce_scatter_block --np 256 --platform dragonfly -m 1K -a recursive_halving,bine --builtins ompi,ompi_butterfly,ompi_basic_recursivehalving,mvapich2 --timeout 600" ;;
     # pass 17: ranks that are not a power of two from 17, where bine's and the
     # halving forms' fold sends the whole vector once more
-    reduce_scatter_block-*-np17-100|reduce_scatter-*-np17-100) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
+    # (and 32 and 128: powers of two, not of 4, where the radix-4 form folds)
+    reduce_scatter_block-*-np17-100|reduce_scatter-*-np17-100|reduce_scatter_block-*-np32-128)
+        C=${1%%-*}; P=${1#*-}; P=${P%%-*}
         A=ring,bine,recursive_multiplying:k=4,recursive_halving
         [ "$C" = reduce_scatter ] && A=$A,pairwise
-        echo "$C --np 17,24,48,100 --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
+        N=17,24,48,100
+        case $1 in *-np32-128) N=32,128 ;; esac
+        echo "$C --np $N --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
     reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
         echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
     # pass 14: the ten collectives the drop-in gained (gather, scatter, barrier,
@@ -403,11 +407,13 @@ group() {
     pass17) echo reduce_scatter_block-dragonfly-np256-order
             for p in flat fattree; do
                 echo reduce_scatter-$p-np16-64 reduce_scatter-$p-np256 small/reduce_scatter-$p-np2-15 \
-                     reduce_scatter_block-$p-np17-100 reduce_scatter-$p-np17-100
+                     reduce_scatter_block-$p-np17-100 reduce_scatter-$p-np17-100 \
+                     reduce_scatter_block-$p-np32-128
             done ;;
     pass17-auto) for p in flat fattree; do
                 echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
-                     reduce_scatter_block-$p-np17-100-auto reduce_scatter-$p-np17-100-auto
+                     reduce_scatter_block-$p-auto small/reduce_scatter_block-$p-np2-15-auto \
+                     reduce_scatter_block-$p-np17-128-auto reduce_scatter-$p-np17-128-auto
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
     *) return 1 ;;
