@@ -47,6 +47,10 @@ REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 runs() {
     local C P
     case "$1" in
+    # pass 17: allreduce's small vectors on 32 and 128 ranks (powers of two,
+    # not of 4, where recursive_multiplying:k=4 folds)
+    allreduce-flat-np32-128-small|allreduce-fattree-np32-128-small) P=${1#allreduce-}; P=${P%%-*}
+        echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
     # pass 15: allreduce's large vectors on 17 to 48 ranks, not powers of two
     allreduce-flat-np17-48-big|allreduce-fattree-np17-48-big) P=${1#allreduce-}; P=${P%%-*}
         echo "allreduce --np 17,24,48 --platform $P -m 256K,1M -a rabenseifner,ring,segmented_ring:segsize=65536,auto --builtins none" ;;
@@ -408,7 +412,7 @@ group() {
             for p in flat fattree; do
                 echo reduce_scatter-$p-np16-64 reduce_scatter-$p-np256 small/reduce_scatter-$p-np2-15 \
                      reduce_scatter_block-$p-np17-100 reduce_scatter-$p-np17-100 \
-                     reduce_scatter_block-$p-np32-128
+                     reduce_scatter_block-$p-np32-128 allreduce-$p-np32-128-small
             done ;;
     pass17-auto) for p in flat fattree; do
                 echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
