@@ -218,28 +218,30 @@ static void test_openmpi_tree(void)
         { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
         { "reduce", 15, 8, "knomial:k=4,prepost=0" }, { "reduce", 6, 8, "linear" },
         { "reduce", 8, 1 << 20, "rabenseifner" }, { "reduce", 5, 1 << 20, "bine" },
+        /* reduce_scatter_block from 16 ranks: the radix-4 form below 128-byte
+         * blocks (to 8 KiB on 16 and 64 ranks, 4 KiB on 17-20), then bine on
+         * powers of two, bine to 4 KiB blocks and the ring above elsewhere;
+         * reduce_scatter the same (below) */
         { "reduce_scatter_block", 16, 16 * 8, "recursive_multiplying:k=4" },
-        { "reduce_scatter_block", 64, 64 * 1024, "recursive_multiplying:k=4" },
-        { "reduce_scatter_block", 256, 256 * 8192 - 1, "recursive_multiplying:k=4" },
-        { "reduce_scatter_block", 256, 256 * 8192, "bine" },
-        { "reduce_scatter_block", 16, 16 << 16, "bine" },
+        { "reduce_scatter_block", 64, 64 * 8192 - 1, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 64, 64 * 8192, "bine" },
+        { "reduce_scatter_block", 17, 17 * 4096 - 1, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 17, 17 * 4096, "ring" },
+        { "reduce_scatter_block", 24, 24 * 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 24, 24 * 1024, "bine" },
+        { "reduce_scatter_block", 24, 24 * 16384, "ring" },
+        { "reduce_scatter_block", 32, 32 * 1024, "bine" },
+        { "reduce_scatter_block", 32, (size_t)32 << 20, "bine" },
+        { "reduce_scatter_block", 100, 100 * 1024, "bine" },
+        { "reduce_scatter_block", 100, 100 * 16384, "ring" },
+        { "reduce_scatter_block", 256, 256 * 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 256, 256 * 1024, "bine" },
+        { "reduce_scatter_block", 1000, 1000 * 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 1000, 1000 * 16384, "ring" },
+        { "reduce_scatter_block", 1024, (size_t)1024 << 20, "bine" },
         { "reduce_scatter_block", 15, 8, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 8, 8, "bine" }, { "reduce_scatter_block", 6, 8, "basic_linear" },
         { "reduce_scatter_block", 3, 1 << 20, "ring" },
-        /* reduce_scatter: recursive halving below 16 KiB times the band's
-         * fewest ranks, pairwise above, but on powers of two at every size;
-         * below 16 ranks the simulated bands */
-        { "reduce_scatter", 17, 16 * 16384 - 1, "recursive_halving" },
-        { "reduce_scatter", 17, 16 * 16384, "pairwise" },
-        { "reduce_scatter", 1025, 1024 * 1024, "recursive_halving" },
-        { "reduce_scatter", 1025, (size_t)1024 * 16384, "pairwise" },
-        /* on a power of two recursive halving at every size */
-        { "reduce_scatter", 16, 16 << 20, "recursive_halving" },
-        { "reduce_scatter", 1024, (size_t)1024 << 20, "recursive_halving" },
-        { "reduce_scatter", 15, 104264, "recursive_halving" },
-        { "reduce_scatter", 15, 104265, "pairwise" }, { "reduce_scatter", 2, 8, "pairwise" },
-        { "reduce_scatter", 8, 1048575, "recursive_halving" },
-        { "reduce_scatter", 6, 8, "basic_linear" }, { "reduce_scatter", 7, 14336, "pairwise" },
         /* allgatherv: direct below 16 ranks, and in bands up to 8 KiB below 64 */
         { "allgatherv", 3, 1 << 20, "direct" }, { "allgatherv", 16, 255, "bruck" },
         { "allgatherv", 16, 256, "direct" }, { "allgatherv", 63, 2048, "direct" },
@@ -254,6 +256,18 @@ static void test_openmpi_tree(void)
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
+    /* reduce_scatter runs reduce_scatter_block's rules across nodes (their
+     * builders are shared): the same choice at every rank count and size */
+    for (int np = 2; np <= 1100; np++)
+        for (size_t bytes = 1; bytes <= ((size_t)1 << 32); bytes *= 3) {
+            char rs[64], rsb[64], what[256];
+            choose("reduce_scatter", np, 2, bytes, 0, rs, sizeof rs);
+            choose("reduce_scatter_block", np, 2, bytes, 0, rsb, sizeof rsb);
+            snprintf(what, sizeof what,
+                     "across nodes np=%d bytes=%zu: reduce_scatter runs %s, reduce_scatter_block %s",
+                     np, bytes, rs, rsb);
+            expect(strcmp(rs, rsb) == 0, what);
+        }
     /* every collective's built-in rules choose something for every call:
      * one rank, one node, several, a request */
     static const int nps[] = { 1, 2, 3, 4, 7, 8, 15, 16, 17, 47, 48, 63, 64, 191, 192, 1024, 5000 };

@@ -416,7 +416,7 @@ group() {
             done ;;
     pass17-auto) for p in flat fattree; do
                 echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
-                     reduce_scatter_block-$p-auto small/reduce_scatter_block-$p-np2-15-auto \
+                     reduce_scatter_block-$p-auto \
                      reduce_scatter_block-$p-np17-128-auto reduce_scatter-$p-np17-128-auto
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
