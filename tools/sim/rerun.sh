@@ -22,8 +22,9 @@
 # across nodes), pass15 (2 to 15 ranks across nodes, in results/small/: every
 # algorithm, then auto under the rules fitted to them), pass16 (bcast and
 # reduce at 1024 ranks of flat and the fat tree), pass17 (reduce_scatter's
-# ring, bine and recursive_multiplying; both reduce-scatters on 17 to 100
-# ranks), pass17-auto (auto under the rules fitted to them), or all. Each NAME
+# ring, bine and recursive_multiplying; both reduce-scatters on 17 to 128
+# ranks, in results/bands/), pass17-auto (auto under the rules fitted to
+# them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -47,10 +48,26 @@ REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 runs() {
     local C P
     case "$1" in
-    # pass 17: allreduce's small vectors on 32 and 128 ranks (powers of two,
-    # not of 4, where recursive_multiplying:k=4 folds)
-    allreduce-flat-np32-128-small|allreduce-fattree-np32-128-small) P=${1#allreduce-}; P=${P%%-*}
-        echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
+    # pass 17 (results/bands/, outside the big tables): rank counts and sizes
+    # between the page's, for the rules' bands
+    bands/*) N=${1#bands/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        case $N in
+        # powers of two, not of 4, where allreduce's recursive_multiplying:k=4 folds
+        allreduce-*-np32-128-small)
+            echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
+        # rank counts that are not powers of two, where bine's and the halving
+        # forms' fold sends the whole vector once more; 32 and 128, where the
+        # radix-4 form folds
+        reduce_scatter*-np17-100|reduce_scatter*-np32-128)
+            A=ring,bine,recursive_multiplying:k=4,recursive_halving
+            [ "$C" = reduce_scatter ] && A=$A,pairwise
+            NP=17,24,48,100
+            case $N in *-np32-128) NP=32,128 ;; esac
+            echo "$C --np $NP --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
+        reduce_scatter*-np17-128-auto)
+            echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
+        *) return 1 ;;
+        esac ;;
     # pass 15: allreduce's large vectors on 17 to 48 ranks, not powers of two
     allreduce-flat-np17-48-big|allreduce-fattree-np17-48-big) P=${1#allreduce-}; P=${P%%-*}
         echo "allreduce --np 17,24,48 --platform $P -m 256K,1M -a rabenseifner,ring,segmented_ring:segsize=65536,auto --builtins none" ;;
@@ -287,24 +304,11 @@ runs() {
         echo "reduce_scatter_block --np $N --platform $P -m 8,1K,64K,1M -a all --builtins all --timeout 600" ;;
     reduce_scatter_block-*-np256) P=${1#reduce_scatter_block-}; P=${P%-np256}
         echo "reduce_scatter_block --np 256 --platform $P -m 8,1K,64K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine,ring --builtins ompi,mpich_rdb,mvapich2,ompi_ring,mpich_pair --timeout 900" ;;
-    # (pass 17's auto, before pass 12's pattern below)
-    reduce_scatter_block-*-np17-128-auto|reduce_scatter-*-np17-128-auto) C=${1%%-*}; P=${1#*-}; P=${P%%-*}
-        echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
     reduce_scatter_block-*-auto) P=${1#reduce_scatter_block-}; P=${P%-auto}   # under its rules across nodes
         echo "reduce_scatter_block --np 16,64,256 --platform $P -m 8,1K,64K,1M -a auto --builtins none --timeout 900" ;;
     # pass 17: which built-in SimGrid's `ompi` runs at 256 ranks of the dragonfly, 1 KiB blocks
     reduce_scatter_block-dragonfly-np256-order)
         echo "reduce_scatter_block --np 256 --platform dragonfly -m 1K -a recursive_halving,bine --builtins ompi,ompi_butterfly,ompi_basic_recursivehalving,mvapich2 --timeout 600" ;;
-    # pass 17: ranks that are not a power of two from 17, where bine's and the
-    # halving forms' fold sends the whole vector once more
-    # (and 32 and 128: powers of two, not of 4, where the radix-4 form folds)
-    reduce_scatter_block-*-np17-100|reduce_scatter-*-np17-100|reduce_scatter_block-*-np32-128)
-        C=${1%%-*}; P=${1#*-}; P=${P%%-*}
-        A=ring,bine,recursive_multiplying:k=4,recursive_halving
-        [ "$C" = reduce_scatter ] && A=$A,pairwise
-        N=17,24,48,100
-        case $1 in *-np32-128) N=32,128 ;; esac
-        echo "$C --np $N --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
     reduce_scatter_block-*-np1024) P=${1#reduce_scatter_block-}; P=${P%-np1024}
         echo "reduce_scatter_block --np 1024 --platform $P -m 8,1K -a recursive_halving,recursive_multiplying:k=4,recursive_multiplying:k=8,bine --builtins ompi,mpich_rdb,mvapich2 --timeout 900" ;;
     # pass 14: the ten collectives the drop-in gained (gather, scatter, barrier,
@@ -411,13 +415,14 @@ group() {
     pass17) echo reduce_scatter_block-dragonfly-np256-order
             for p in flat fattree; do
                 echo reduce_scatter-$p-np16-64 reduce_scatter-$p-np256 small/reduce_scatter-$p-np2-15 \
-                     reduce_scatter_block-$p-np17-100 reduce_scatter-$p-np17-100 \
-                     reduce_scatter_block-$p-np32-128 allreduce-$p-np32-128-small
+                     bands/reduce_scatter_block-$p-np17-100 bands/reduce_scatter-$p-np17-100 \
+                     bands/reduce_scatter_block-$p-np32-128 bands/reduce_scatter-$p-np32-128 \
+                     bands/allreduce-$p-np32-128-small
             done ;;
     pass17-auto) for p in flat fattree; do
                 echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
                      reduce_scatter_block-$p-auto \
-                     reduce_scatter_block-$p-np17-128-auto reduce_scatter-$p-np17-128-auto
+                     bands/reduce_scatter_block-$p-np17-128-auto bands/reduce_scatter-$p-np17-128-auto
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
     *) return 1 ;;
