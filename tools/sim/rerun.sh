@@ -55,6 +55,11 @@ runs() {
         # powers of two, not of 4, where allreduce's recursive_multiplying:k=4 folds
         allreduce-*-np32-128-small)
             echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
+        # and the sizes between 1 and 64 KiB on the powers of 4
+        allreduce-*-np16-256-mid)
+            echo "allreduce --np 16,64,256 --platform $P -m 2K,4K,8K,16K,32K -a recursive_doubling,recursive_multiplying:k=4,swing_latency,rabenseifner --builtins none" ;;
+        allreduce-*-np16-256-mid-auto)   # auto under the rules fitted to them
+            echo "allreduce --np 16,32,64,128,256 --platform $P -m 2K,4K,8K,16K,32K -a auto --builtins none" ;;
         # rank counts that are not powers of two, where bine's and the halving
         # forms' fold sends the whole vector once more; 32 and 128, where the
         # radix-4 form folds
@@ -417,12 +422,13 @@ group() {
                 echo reduce_scatter-$p-np16-64 reduce_scatter-$p-np256 small/reduce_scatter-$p-np2-15 \
                      bands/reduce_scatter_block-$p-np17-100 bands/reduce_scatter-$p-np17-100 \
                      bands/reduce_scatter_block-$p-np32-128 bands/reduce_scatter-$p-np32-128 \
-                     bands/allreduce-$p-np32-128-small
+                     bands/allreduce-$p-np32-128-small bands/allreduce-$p-np16-256-mid
             done ;;
     pass17-auto) for p in flat fattree; do
                 echo reduce_scatter-$p-np16-256-auto small/reduce_scatter-$p-np2-15-auto \
                      reduce_scatter_block-$p-auto \
-                     bands/reduce_scatter_block-$p-np17-128-auto bands/reduce_scatter-$p-np17-128-auto
+                     bands/reduce_scatter_block-$p-np17-128-auto bands/reduce_scatter-$p-np17-128-auto \
+                     bands/allreduce-$p-np16-256-mid-auto
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
     *) return 1 ;;
