@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The rules' choice per simulated point, against the best one rule could make.
+
+Usage: tools/sim/fit.py [--build DIR] [--over R] CSV...
+
+For every (collective, np, bytes) of the CSV files (`sim.py run --csv`
+output, e.g. tools/sim/results/bands/*.csv), each mpicoll algorithm's time
+on each platform of the files is divided by the fastest one's there; an
+algorithm's score is its worst ratio over the platforms (a built-in rule
+cannot see the network, so it must hold on all of them). Printed per point:
+the algorithm of the lowest score, the runner-up, and what the built-in
+rules across nodes choose (`mpicoll model`, one rank a node; after any
+fallback, so a restricted choice is scored as what runs) with its score.
+Lines whose choice scores above R (default 1.10) end in "<--".
+
+Times of runs on SMPI's shared memory (status unchecked: timed, not
+validated) count; runs that failed (an algorithm's restriction: sim.py
+forbids fallbacks) or timed out are left out; an algorithm not run on every platform of a
+point has no score there.
+"""
+import argparse
+import collections
+import csv
+import functools
+import os
+import subprocess
+import sys
+
+
+def load(files):
+    """{(coll, np, bytes): {(platform, algorithm): us}}"""
+    pts = collections.defaultdict(dict)
+    for f in files:
+        with open(f) as fh:
+            for r in csv.DictReader(fh):
+                if (r["kind"] != "mpicoll" or r["status"] not in ("ok", "unchecked")
+                        or r["algorithm"] == "auto"):
+                    continue
+                key = (r["collective"], int(r["np"]), int(r["bytes"]))
+                pts[key][(r["platform"], r["algorithm"])] = float(r["sim_us"])
+    return pts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    ap.add_argument("--build", default=os.path.join(root, "build"),
+                    help="the build whose rules are scored (default: the repository's build/)")
+    ap.add_argument("--over", type=float, default=1.10, help="mark choices scoring above this (1.10)")
+    ap.add_argument("csv", nargs="+")
+    a = ap.parse_args()
+    prog = os.path.join(a.build, "mpicoll")
+
+    @functools.lru_cache(maxsize=None)
+    def chosen(coll, p, b):
+        # -a native: no plan to cost, only auto's line
+        out = subprocess.run([prog, "model", coll, "--np", str(p), "--bytes", str(b),
+                              "-a", "native", "--csv"],
+                             capture_output=True, text=True, check=True).stdout
+        for r in csv.reader(out.splitlines()):
+            if len(r) > 4 and r[3] == "auto":
+                return r[4]
+        sys.exit(f"fit.py: no auto line from {prog} model {coll}")
+
+    pts = load(a.csv)
+    for (coll, p, b), times in sorted(pts.items()):
+        plats = sorted({pl for pl, _ in times})
+        best = {pl: min(v for (q, _), v in times.items() if q == pl) for pl in plats}
+        score = {}
+        for alg in sorted({al for _, al in times}):
+            if all((pl, alg) in times for pl in plats):
+                score[alg] = max(times[(pl, alg)] / best[pl] for pl in plats)
+        order = sorted(score, key=score.get)
+        if not order:
+            continue
+        second = f"{order[1]:30s} {score[order[1]]:5.2f}" if len(order) > 1 else f"{'-':30s} {'':5s}"
+        ch = chosen(coll, p, b)
+        cs = score.get(ch)
+        mark = "  <--" if cs is None or cs > a.over else ""
+        print(f"{coll} np={p:<5d} bytes={b:<8d} best {order[0]:30s} {score[order[0]]:5.2f}  "
+              f"next {second}  rules {ch:30s} {cs if cs is not None else float('nan'):5.2f}{mark}")
+
+
+if __name__ == "__main__":
+    main()
