@@ -24,7 +24,9 @@
 # reduce at 1024 ranks of flat and the fat tree), pass17 (reduce_scatter's
 # ring, bine and recursive_multiplying; both reduce-scatters on 17 to 128
 # ranks, in results/bands/), pass17-auto (auto under the rules fitted to
-# them), or all. Each NAME
+# them), pass18 (allgather, allreduce, bcast and reduce between the powers of
+# 4 and between their sizes, in results/bands/; tools/sim/fit.py scores the
+# rules on them), pass18-auto, or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -71,6 +73,40 @@ runs() {
             echo "$C --np $NP --platform $P -m 8,1K,16K,64K,256K -a $A --builtins none --timeout 900" ;;
         reduce_scatter*-np17-128-auto)
             echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
+        # pass 18: the rooted trees and allgather's radix forms between the
+        # powers of 4 they were fitted on, small and middle sizes
+        allgather-*-np17-128)
+            echo "allgather --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,ring,direct,recursive_doubling --builtins none --timeout 900" ;;
+        bcast-*-np17-128)
+            echo "bcast --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K -a knomial:k=4,knomial:k=8,binomial,bine,scatter_allgather_rd,scatter_allgather_ring --builtins none --timeout 900" ;;
+        reduce-*-np17-128)
+            echo "reduce --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K,256K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1,binomial,bine,rabenseifner --builtins none --timeout 900" ;;
+        # the middle sizes on the powers of 4 the rules were fitted on
+        # (pass 18: direct at 256 ranks was stopped by hand, its rows
+        # "failed": p(p - 1) flows at once, over 13 minutes a size here)
+        allgather-*-np16-256-mid)
+            echo "allgather --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,direct,recursive_doubling --builtins none --timeout 900" ;;
+        bcast-*-np16-256-mid)
+            echo "bcast --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a knomial:k=4,knomial:k=8,binomial,bine,scatter_allgather_rd,scatter_allgather_ring --builtins none --timeout 900" ;;
+        reduce-*-np16-256-mid)
+            echo "reduce --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1,binomial,bine,rabenseifner --builtins none --timeout 900" ;;
+        # where radix 4 gives way to radix 8 between 17 and 24 ranks
+        allgather-*-np18-22-small)
+            echo "allgather --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,k_bruck:k=8,direct --builtins none --timeout 900" ;;
+        bcast-*-np18-22-small)
+            echo "bcast --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a knomial:k=4,knomial:k=8 --builtins none --timeout 900" ;;
+        reduce-*-np18-22-small)
+            echo "reduce --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1 --builtins none --timeout 900" ;;
+        allreduce-*-np17-100-mid)   # the middle sizes off the powers of two
+            echo "allreduce --np 17,24,48,100 --platform $P -m 1K,2K,4K,8K,16K,32K,64K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,swing_bandwidth,rabenseifner,ring --builtins none --timeout 900" ;;
+        allreduce-*-np17-100-mid-auto)
+            echo "allreduce --np 17,24,48,100 --platform $P -m 1K,2K,4K,8K,16K,32K,64K -a auto --builtins none --timeout 900" ;;
+        *-np16-256-mid-auto)
+            echo "$C --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a auto --builtins none --timeout 900" ;;
+        *-np18-22-small-auto)
+            echo "$C --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a auto --builtins none --timeout 900" ;;
+        *-np17-128-auto)
+            echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
         *) return 1 ;;
         esac ;;
     # pass 15: allreduce's large vectors on 17 to 48 ranks, not powers of two
@@ -430,7 +466,19 @@ group() {
                      bands/reduce_scatter_block-$p-np17-128-auto bands/reduce_scatter-$p-np17-128-auto \
                      bands/allreduce-$p-np16-256-mid-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto; do group $c; done ;;
+    pass18) for p in flat fattree; do
+                echo bands/allgather-$p-np17-128 bands/bcast-$p-np17-128 bands/reduce-$p-np17-128 \
+                     bands/allreduce-$p-np17-100-mid bands/allgather-$p-np16-256-mid \
+                     bands/bcast-$p-np16-256-mid bands/reduce-$p-np16-256-mid \
+                     bands/allgather-$p-np18-22-small bands/bcast-$p-np18-22-small bands/reduce-$p-np18-22-small
+            done ;;
+    pass18-auto) for p in flat fattree; do
+                echo bands/allgather-$p-np17-128-auto bands/bcast-$p-np17-128-auto bands/reduce-$p-np17-128-auto \
+                     bands/allreduce-$p-np17-100-mid-auto bands/allgather-$p-np16-256-mid-auto \
+                     bands/bcast-$p-np16-256-mid-auto bands/reduce-$p-np16-256-mid-auto \
+                     bands/allgather-$p-np18-22-small-auto
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
