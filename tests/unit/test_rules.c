@@ -171,12 +171,13 @@ static void test_openmpi_tree(void)
     /* across nodes: the fastest under SMPI (docs/scale.md) */
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } m[] = {
         { "allgather", 16, 8, "recursive_multiplying:k=4" },
-        { "allgather", 30, 8191, "recursive_multiplying:k=4" },
+        { "allgather", 30, 2047, "recursive_multiplying:k=8" },
+        { "allgather", 16, 2048, "direct" }, { "allgather", 31, 1 << 20, "direct" },
         { "allgather", 64, 8, "recursive_multiplying:k=8" },
         { "allgather", 1024, 8191, "recursive_multiplying:k=8" },
         { "allgather", 100, 768, "recursive_multiplying:k=8" },
         /* a prime factor above 7: the fallback, with the rule's k */
-        { "allgather", 31, 8191, "k_bruck:k=4" }, { "allgather", 1025, 8, "k_bruck:k=8" },
+        { "allgather", 31, 2047, "k_bruck:k=8" }, { "allgather", 1025, 8, "k_bruck:k=8" },
         { "allgather", 127, 1024, "k_bruck:k=8" },
         { "allgather", 64, 8192, "neighbor" }, { "allgather", 33, 1 << 20, "ring" },
         { "allreduce", 16, 8, "recursive_multiplying:k=4" },
@@ -187,6 +188,10 @@ static void test_openmpi_tree(void)
         { "allreduce", 128, 2048, "recursive_doubling" }, { "allreduce", 64, 4096, "recursive_multiplying:k=4" },
         { "allreduce", 24, 524288, "ring" }, { "allreduce", 32, 1 << 20, "rabenseifner" },
         { "allreduce", 64, 1 << 20, "rabenseifner" },
+        /* off the powers of 4, recursive doubling from 8 KiB (5793 bytes) */
+        { "allreduce", 100, 5792, "recursive_multiplying:k=4" },
+        { "allreduce", 24, 5793, "recursive_doubling" }, { "allreduce", 17, 8192, "recursive_doubling" },
+        { "allreduce", 64, 8192, "recursive_multiplying:k=4" },
         { "alltoall", 128, 257, "mesh2d" }, { "alltoall", 1024, 8192, "pairwise" },
         { "alltoall", 128, 8192, "linear_sync:max_requests=8" },
         { "alltoall", 511, 1 << 20, "linear_sync:max_requests=8" },
@@ -205,7 +210,8 @@ static void test_openmpi_tree(void)
         { "allgather", 2, 1, "direct" }, { "allgather", 10, 1 << 20, "direct" },
         { "allgather", 12, 8, "k_bruck:k=4" }, { "allgather", 12, 2048, "direct" },
         { "bcast", 16, 8, "knomial:k=4" }, { "bcast", 64, 1024, "knomial:k=8" },
-        { "bcast", 64, 8192, "scatter_allgather_rd" },
+        { "bcast", 64, 8192, "knomial:k=4" }, { "bcast", 16, 11584, "knomial:k=4" },
+        { "bcast", 256, 11585, "scatter_allgather_rd" },
         { "bcast", 256, 262143, "scatter_allgather_rd" },
         { "bcast", 17, 65536, "scatter_allgather_rd" },
         { "bcast", 64, 1 << 20, "scatter_allgather_rd" }, { "bcast", 1024, 1 << 18, "scatter_allgather_rd" },
@@ -218,7 +224,7 @@ static void test_openmpi_tree(void)
         { "bcast", 8, 262144, "scatter_allgather_rd" }, { "bcast", 7, 65536, "bine" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
-        { "reduce", 64, 8192, "rabenseifner" }, { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
+        { "reduce", 64, 23170, "knomial:k=4,prepost=1" }, { "reduce", 17, 23171, "rabenseifner" }, { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
         { "reduce", 15, 8, "knomial:k=4,prepost=0" }, { "reduce", 6, 8, "linear" },
         { "reduce", 8, 1 << 20, "rabenseifner" }, { "reduce", 5, 1 << 20, "bine" },
         /* reduce_scatter_block from 16 ranks: the radix-4 form below 128-byte
