@@ -74,29 +74,27 @@ runs() {
         reduce_scatter*-np17-128-auto)
             echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
         # pass 18: the rooted trees and allgather's radix forms between the
-        # powers of 4 they were fitted on, small and middle sizes
-        allgather-*-np17-128)
-            echo "allgather --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,ring,direct,recursive_doubling --builtins none --timeout 900" ;;
-        bcast-*-np17-128)
-            echo "bcast --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K -a knomial:k=4,knomial:k=8,binomial,bine,scatter_allgather_rd,scatter_allgather_ring --builtins none --timeout 900" ;;
-        reduce-*-np17-128)
-            echo "reduce --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K,256K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1,binomial,bine,rabenseifner --builtins none --timeout 900" ;;
-        # the middle sizes on the powers of 4 the rules were fitted on
-        # (pass 18: direct at 256 ranks was stopped by hand, its rows
-        # "failed": p(p - 1) flows at once, over 13 minutes a size here)
-        allgather-*-np16-256-mid)
-            echo "allgather --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,direct,recursive_doubling --builtins none --timeout 900" ;;
-        bcast-*-np16-256-mid)
-            echo "bcast --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a knomial:k=4,knomial:k=8,binomial,bine,scatter_allgather_rd,scatter_allgather_ring --builtins none --timeout 900" ;;
-        reduce-*-np16-256-mid)
-            echo "reduce --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1,binomial,bine,rabenseifner --builtins none --timeout 900" ;;
-        # where radix 4 gives way to radix 8 between 17 and 24 ranks
-        allgather-*-np18-22-small)
-            echo "allgather --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,k_bruck:k=8,direct --builtins none --timeout 900" ;;
-        bcast-*-np18-22-small)
-            echo "bcast --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a knomial:k=4,knomial:k=8 --builtins none --timeout 900" ;;
-        reduce-*-np18-22-small)
-            echo "reduce --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a knomial:k=4,prepost=1,knomial:k=8,prepost=1 --builtins none --timeout 900" ;;
+        # powers of 4 they were fitted on (17-128 ranks), the middle sizes on
+        # those (16-256: pass 18's direct at 256 ranks was stopped by hand,
+        # its rows "failed": p(p - 1) flows at once, over 13 minutes a size
+        # here), and where radix 4 gives way to radix 8 (18-22)
+        allgather-*-np17-128|bcast-*-np17-128|reduce-*-np17-128|*-np16-256-mid|*-np18-22-small)
+            case $C in
+            allgather) A=recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,ring,direct,recursive_doubling
+                       S=recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,k_bruck:k=8,direct ;;
+            bcast) A=knomial:k=4,knomial:k=8,binomial,bine,scatter_allgather_rd,scatter_allgather_ring
+                   S=knomial:k=4,knomial:k=8 ;;
+            reduce) A=knomial:k=4,prepost=1,knomial:k=8,prepost=1,binomial,bine,rabenseifner
+                    S=knomial:k=4,prepost=1,knomial:k=8,prepost=1 ;;
+            *) return 1 ;;
+            esac
+            case $N in
+            *-np17-128) NP=17,24,32,48,100,128 M=8,1K,4K,16K,64K
+                        [ "$C" = reduce ] && M=$M,256K ;;
+            *-np16-256-mid) NP=16,64,256 M=4K,8K,16K,32K A=${A/,ring/} ;;
+            *) NP=18,19,20,21,22 M=8,1K,4K A=$S ;;
+            esac
+            echo "$C --np $NP --platform $P -m $M -a $A --builtins none --timeout 900" ;;
         allreduce-*-np17-100-mid)   # the middle sizes off the powers of two
             echo "allreduce --np 17,24,48,100 --platform $P -m 1K,2K,4K,8K,16K,32K,64K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,swing_bandwidth,rabenseifner,ring --builtins none --timeout 900" ;;
         allreduce-*-np17-100-mid-auto)
