@@ -224,7 +224,8 @@ static void test_openmpi_tree(void)
         { "bcast", 8, 262144, "scatter_allgather_rd" }, { "bcast", 7, 65536, "bine" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
-        { "reduce", 64, 23170, "knomial:k=4,prepost=1" }, { "reduce", 17, 23171, "rabenseifner" }, { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
+        { "reduce", 64, 23170, "knomial:k=4,prepost=1" }, { "reduce", 17, 23171, "rabenseifner" },
+        { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
         { "reduce", 15, 8, "knomial:k=4,prepost=0" }, { "reduce", 6, 8, "linear" },
         { "reduce", 8, 1 << 20, "rabenseifner" }, { "reduce", 5, 1 << 20, "bine" },
         /* reduce_scatter_block from 16 ranks: the radix-4 form below 128-byte

@@ -15,30 +15,17 @@ Lines whose choice scores above R (default 1.10) end in "<--".
 
 Times of runs on SMPI's shared memory (status unchecked: timed, not
 validated) count; runs that failed (an algorithm's restriction: sim.py
-forbids fallbacks) or timed out are left out; an algorithm not run on every platform of a
+forbids fallbacks) or timed out have no time and are left out; an algorithm not run on every platform of a
 point has no score there.
 """
 import argparse
-import collections
 import csv
 import functools
 import os
 import subprocess
 import sys
 
-
-def load(files):
-    """{(coll, np, bytes): {(platform, algorithm): us}}"""
-    pts = collections.defaultdict(dict)
-    for f in files:
-        with open(f) as fh:
-            for r in csv.DictReader(fh):
-                if (r["kind"] != "mpicoll" or r["status"] not in ("ok", "unchecked")
-                        or r["algorithm"] == "auto"):
-                    continue
-                key = (r["collective"], int(r["np"]), int(r["bytes"]))
-                pts[key][(r["platform"], r["algorithm"])] = float(r["sim_us"])
-    return pts
+from simreport import mpicoll_times
 
 
 def main():
@@ -62,7 +49,11 @@ def main():
                 return r[4]
         sys.exit(f"fit.py: no auto line from {prog} model {coll}")
 
-    pts = load(a.csv)
+    pts = {}   # {(coll, np, bytes): {(platform, algorithm): us}}, a file's later row last
+    for (coll, plat, p, b), algs in mpicoll_times(a.csv).items():
+        for alg, us in algs.items():
+            if alg != "auto":
+                pts.setdefault((coll, p, b), {})[(plat, alg)] = us[-1]
     for (coll, p, b), times in sorted(pts.items()):
         plats = sorted({pl for pl, _ in times})
         best = {pl: min(v for (q, _), v in times.items() if q == pl) for pl in plats}

@@ -275,22 +275,33 @@ def summary(paths, out):
                 out.write("| %s | %d | %s | %s |\n" % ((coll, p) + ratios(coll, plat, p, 0)))
 
 
+def mpicoll_times(paths):
+    """mpicoll's simulated times in the CSV files of `sim.py run --csv`:
+    {(collective, platform, np, bytes): {algorithm: [us, ...]}} in the
+    files' order, auto included; runs without a time (failed, timed out)
+    left out."""
+    times = {}
+    for path in paths:
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                if r["sim_us"] and r["kind"] == "mpicoll":
+                    key = (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
+                    times.setdefault(key, {}).setdefault(r["algorithm"], []).append(float(r["sim_us"]))
+    return times
+
+
 def worst_auto(paths, out):
     """Per collective and size, auto's worst time over mpicoll's fastest
     algorithm across the np and platforms of the CSV files, and where. A
     point's auto is the last auto row in the files' order, so that a later
     file re-running auto (under new rules) replaces the earlier runs'."""
     fastest, auto = {}, {}
-    for path in paths:
-        with open(path) as f:
-            for r in csv.DictReader(f):
-                if not r["sim_us"] or r["kind"] != "mpicoll":
-                    continue
-                key = (r["collective"], r["platform"], int(r["np"]), int(r["bytes"]))
-                if r["algorithm"] == "auto":
-                    auto[key] = float(r["sim_us"])
-                else:
-                    fastest[key] = min(fastest.get(key, float("inf")), float(r["sim_us"]))
+    for key, algs in mpicoll_times(paths).items():
+        if "auto" in algs:
+            auto[key] = algs["auto"][-1]
+        others = [us for a, v in algs.items() if a != "auto" for us in v]
+        if others:
+            fastest[key] = min(others)
     sizes = sorted({k[3] for k in auto})
     nps = sorted({k[2] for k in auto})
     out.write("auto / fastest mpicoll: the worst over %d to %d ranks and the platforms (%s),"
