@@ -554,6 +554,7 @@ int bc_run(const struct bc_call *c)
     int rank, p, err, failed = 1, scount = c->n * dc->smult, rcount = c->n * dc->rmult;
     int sblocks, rblocks, is_root, send_sig, recv_sig, in_send, in_recv;
     size_t block_bytes, sblock_bytes, rbytes, sbytes, total;
+    size_t sv_span = 0;     /* scatterv: the root's send blocks' span, in elements */
     unsigned char *rraw = NULL, *want = NULL, *sbuf = NULL, *scopy = NULL;
     /* counts per rank: on the receive side (allgatherv, gatherv: rv) or
      * the root's send side (scatterv: sv) */
@@ -600,7 +601,7 @@ int bc_run(const struct bc_call *c)
         }
         vdispls = vcounts + p;
         if (sv) {   /* the root's send blocks; each rank receives its own */
-            sbytes = v_layout(p, scount, vcounts, vdispls) * (size_t)S->extent * S->unit;
+            sv_span = v_layout(p, scount, vcounts, vdispls);
             rcount *= (rank + 1) % 3;
             rbytes = (size_t)rcount * (size_t)R->extent * R->unit;
         } else {
@@ -610,8 +611,8 @@ int bc_run(const struct bc_call *c)
         }
     }
     sblock_bytes = (size_t)scount * (size_t)S->extent * S->unit;
-    if (!sv || !is_root)
-        sbytes = (size_t)sblocks * sblock_bytes;
+    sbytes = sv && is_root ? sv_span * (size_t)S->extent * S->unit
+                           : (size_t)sblocks * sblock_bytes;
     total = rbytes + 2 * GUARD;
     rraw = malloc(total);
     want = malloc(total);
