@@ -26,7 +26,8 @@
 # ranks, in results/bands/), pass17-auto (auto under the rules fitted to
 # them), pass18 (allgather, allreduce, bcast and reduce between the powers of
 # 4 and between their sizes, in results/bands/; tools/sim/fit.py scores the
-# rules on them), pass18-auto, or all. Each NAME
+# rules on them), pass18-auto, pass19 (the same 17 to 128 ranks at the
+# larger sizes), pass19-auto, or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -45,6 +46,9 @@ R=tools/sim/results
 # pass 6's mpicoll algorithms: all but shm and shm_hier (shared memory)
 BCAST_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,scatter_allgather_ring
 REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
+
+# pass 19's sizes of a collective on 17 to 128 ranks
+big_sizes() { case $1 in allgather) echo 256K,1M ;; bcast) echo 32K,128K,256K ;; *) echo 32K,128K ;; esac; }
 
 # The runs of each name, one per line: the arguments of `sim.py run`.
 runs() {
@@ -78,7 +82,9 @@ runs() {
         # those (16-256: pass 18's direct at 256 ranks was stopped by hand,
         # its rows "failed": p(p - 1) flows at once, over 13 minutes a size
         # here), and where radix 4 gives way to radix 8 (18-22)
-        allgather-*-np17-128|bcast-*-np17-128|reduce-*-np17-128|*-np16-256-mid|*-np18-22-small)
+        # pass 19: the same rank counts at the larger sizes (allgather's
+        # blocks of 256 KiB and 1 MiB, bcast's and reduce's 32-256 KiB)
+        allgather-*-np17-128|bcast-*-np17-128|reduce-*-np17-128|*-np17-128-big|*-np16-256-mid|*-np18-22-small)
             case $C in
             allgather) A=recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,ring,direct,recursive_doubling
                        S=recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,k_bruck:k=8,direct ;;
@@ -91,6 +97,8 @@ runs() {
             case $N in
             *-np17-128) NP=17,24,32,48,100,128 M=8,1K,4K,16K,64K
                         [ "$C" = reduce ] && M=$M,256K ;;
+            *-np17-128-big) NP=17,24,32,48,100,128 M=$(big_sizes "$C")
+                            [ "$C" = allgather ] && A=ring,neighbor,direct,bine,recursive_multiplying:k=4,recursive_doubling ;;
             *-np16-256-mid) NP=16,64,256 M=4K,8K,16K,32K A=${A/,ring/} ;;
             *) NP=18,19,20,21,22 M=8,1K,4K A=$S ;;
             esac
@@ -103,6 +111,8 @@ runs() {
             echo "$C --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a auto --builtins none --timeout 900" ;;
         *-np18-22-small-auto)
             echo "$C --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a auto --builtins none --timeout 900" ;;
+        *-np17-128-big-auto)
+            echo "$C --np 17,24,32,48,100,128 --platform $P -m $(big_sizes "$C") -a auto --builtins none --timeout 900" ;;
         *-np17-128-auto)
             echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
         *) return 1 ;;
@@ -476,7 +486,13 @@ group() {
                      bands/bcast-$p-np16-256-mid-auto bands/reduce-$p-np16-256-mid-auto \
                      bands/allgather-$p-np18-22-small-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto; do group $c; done ;;
+    pass19) for p in flat fattree; do
+                echo bands/allgather-$p-np17-128-big bands/bcast-$p-np17-128-big bands/reduce-$p-np17-128-big
+            done ;;
+    pass19-auto) for p in flat fattree; do
+                echo bands/allgather-$p-np17-128-big-auto bands/bcast-$p-np17-128-big-auto bands/reduce-$p-np17-128-big-auto
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
