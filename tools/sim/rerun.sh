@@ -27,7 +27,8 @@
 # them), pass18 (allgather, allreduce, bcast and reduce between the powers of
 # 4 and between their sizes, in results/bands/; tools/sim/fit.py scores the
 # rules on them), pass18-auto, pass19 (the same 17 to 128 ranks at the
-# larger sizes), pass19-auto, or all. Each NAME
+# larger sizes), pass19-auto, pass20 (barrier, gather, scatter and alltoall
+# on 17 to 128 ranks), pass20-auto, or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -111,6 +112,22 @@ runs() {
             echo "$C --np 16,64,256 --platform $P -m 4K,8K,16K,32K -a auto --builtins none --timeout 900" ;;
         *-np18-22-small-auto)
             echo "$C --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a auto --builtins none --timeout 900" ;;
+        # pass 20: the collectives fitted on the powers of 4 only (barrier,
+        # gather, scatter, alltoall) on 17 to 128 ranks
+        barrier-*-np17-128|gather-*-np17-128|scatter-*-np17-128|alltoall-*-np17-128*)
+            M=8,1K,4K,16K,64K
+            case $C in
+            barrier) A=k_dissemination:k=4,k_dissemination:k=8,bruck,recursive_doubling,tree M=0 ;;
+            gather) A=linear,binomial,linear_sync ;;
+            scatter) A=linear,binomial ;;
+            alltoall) A=mesh2d,radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,bruck_index,pairwise,linear
+                      M=8,1K,4K ;;
+            esac
+            case $N in   # alltoall's larger blocks: the algorithms that send them whole
+            *-large|*-large-auto) A=mesh2d,pairwise,linear,linear_sync:max_requests=8 M=16K,64K ;;
+            esac
+            case $N in *-auto) A=auto ;; esac
+            echo "$C --np 17,24,32,48,100,128 --platform $P -m $M -a $A --builtins none --timeout 900" ;;
         *-np17-128-big-auto)
             echo "$C --np 17,24,32,48,100,128 --platform $P -m $(big_sizes "$C") -a auto --builtins none --timeout 900" ;;
         *-np17-128-auto)
@@ -492,7 +509,15 @@ group() {
     pass19-auto) for p in flat fattree; do
                 echo bands/allgather-$p-np17-128-big-auto bands/bcast-$p-np17-128-big-auto bands/reduce-$p-np17-128-big-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto; do group $c; done ;;
+    pass20) for p in flat fattree; do
+                echo bands/barrier-$p-np17-128 bands/gather-$p-np17-128 bands/scatter-$p-np17-128 \
+                     bands/alltoall-$p-np17-128 bands/alltoall-$p-np17-128-large
+            done ;;
+    pass20-auto) for p in flat fattree; do
+                echo bands/barrier-$p-np17-128-auto bands/gather-$p-np17-128-auto bands/scatter-$p-np17-128-auto \
+                     bands/alltoall-$p-np17-128-auto bands/alltoall-$p-np17-128-large-auto
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
