@@ -172,7 +172,10 @@ static void test_openmpi_tree(void)
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } m[] = {
         { "allgather", 16, 8, "recursive_multiplying:k=4" },
         { "allgather", 30, 2047, "recursive_multiplying:k=8" },
-        { "allgather", 16, 2048, "direct" }, { "allgather", 31, 1 << 20, "direct" },
+        { "allgather", 16, 2048, "direct" }, { "allgather", 31, 131071, "direct" },
+        /* 17-31 ranks from 128 KiB blocks: neighbor, ring on odd counts */
+        { "allgather", 24, 131072, "neighbor" }, { "allgather", 31, 1 << 20, "ring" },
+        { "allgather", 17, 131072, "ring" }, { "allgather", 16, 1 << 20, "direct" },
         { "allgather", 64, 8, "recursive_multiplying:k=8" },
         { "allgather", 1024, 8191, "recursive_multiplying:k=8" },
         { "allgather", 100, 768, "recursive_multiplying:k=8" },
@@ -224,7 +227,10 @@ static void test_openmpi_tree(void)
         { "bcast", 8, 262144, "scatter_allgather_rd" }, { "bcast", 7, 65536, "bine" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
         { "reduce", 1024, 8191, "knomial:k=4,prepost=1" },
-        { "reduce", 64, 23170, "knomial:k=4,prepost=1" }, { "reduce", 17, 23171, "rabenseifner" },
+        { "reduce", 64, 23170, "knomial:k=4,prepost=1" }, { "reduce", 32, 23171, "rabenseifner" },
+        /* 32 KiB: bine off the powers of two, where rabenseifner folds */
+        { "reduce", 17, 23171, "bine" }, { "reduce", 100, 46340, "bine" },
+        { "reduce", 4096, 46340, "rabenseifner" }, { "reduce", 100, 46341, "rabenseifner" },
         { "reduce", 15, 4096, "knomial:k=4,prepost=0" },
         { "reduce", 15, 8, "knomial:k=4,prepost=0" }, { "reduce", 6, 8, "linear" },
         { "reduce", 8, 1 << 20, "rabenseifner" }, { "reduce", 5, 1 << 20, "bine" },
