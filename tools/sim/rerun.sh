@@ -49,7 +49,7 @@ BCAST_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,scatter_allgathe
 REDUCE_ALGOS=binomial,knomial:k=2,knomial:k=4,knomial:k=8,linear,rabenseifner
 
 # pass 19's sizes of a collective on 17 to 128 ranks
-big_sizes() { case $1 in allgather) echo 256K,1M ;; bcast) echo 32K,128K,256K ;; *) echo 32K,128K ;; esac; }
+big_sizes() { case $1 in allgather) echo 256K,1M ;; bcast) echo 32K,128K,256K,1M ;; *) echo 32K,128K ;; esac; }
 
 # The runs of each name, one per line: the arguments of `sim.py run`.
 runs() {
@@ -84,7 +84,8 @@ runs() {
         # its rows "failed": p(p - 1) flows at once, over 13 minutes a size
         # here), and where radix 4 gives way to radix 8 (18-22)
         # pass 19: the same rank counts at the larger sizes (allgather's
-        # blocks of 256 KiB and 1 MiB, bcast's and reduce's 32-256 KiB)
+        # blocks of 256 KiB and 1 MiB, bcast's 32 KiB-1 MiB, reduce's 32-128
+        # KiB)
         allgather-*-np17-128|bcast-*-np17-128|reduce-*-np17-128|*-np17-128-big|*-np16-256-mid|*-np18-22-small)
             case $C in
             allgather) A=recursive_multiplying:k=4,recursive_multiplying:k=8,k_bruck:k=4,bine,neighbor,ring,direct,recursive_doubling
@@ -114,10 +115,11 @@ runs() {
             echo "$C --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a auto --builtins none --timeout 900" ;;
         # pass 20: the collectives fitted on the powers of 4 only (barrier,
         # gather, scatter, alltoall) on 17 to 128 ranks
-        barrier-*-np17-128|gather-*-np17-128|scatter-*-np17-128|alltoall-*-np17-128*)
-            M=8,1K,4K,16K,64K
-            case $C in
-            barrier) A=k_dissemination:k=4,k_dissemination:k=8,bruck,recursive_doubling,tree M=0 ;;
+        barrier-*-np17-128|gather-*-np17-128|scatter-*-np17-128|alltoall-*-np17-128*|alltoall-*-np16-64-mid*)
+            M=8,1K,4K,16K,64K NP=17,24,32,48,100,128
+            case $C in   # barrier: radix 8 on the powers of 4 too, where radix 4 was fitted
+            barrier) A=k_dissemination:k=4,k_dissemination:k=8,bruck,recursive_doubling,tree M=0
+                     NP=16,17,24,32,48,64,100,128,256 ;;
             gather) A=linear,binomial,linear_sync ;;
             scatter) A=linear,binomial ;;
             alltoall) A=mesh2d,radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1,bruck_index,pairwise,linear
@@ -125,9 +127,11 @@ runs() {
             esac
             case $N in   # alltoall's larger blocks: the algorithms that send them whole
             *-large|*-large-auto) A=mesh2d,pairwise,linear,linear_sync:max_requests=8 M=16K,64K ;;
+            # and where mesh2d gives way to linear on the powers of 4 it was fitted on
+            *-mid|*-mid-auto) A=mesh2d,linear,linear_sync:max_requests=8 M=2K,4K,8K NP=16,64 ;;
             esac
             case $N in *-auto) A=auto ;; esac
-            echo "$C --np 17,24,32,48,100,128 --platform $P -m $M -a $A --builtins none --timeout 900" ;;
+            echo "$C --np $NP --platform $P -m $M -a $A --builtins none --timeout 900" ;;
         *-np17-128-big-auto)
             echo "$C --np 17,24,32,48,100,128 --platform $P -m $(big_sizes "$C") -a auto --builtins none --timeout 900" ;;
         *-np17-128-auto)
@@ -511,11 +515,12 @@ group() {
             done ;;
     pass20) for p in flat fattree; do
                 echo bands/barrier-$p-np17-128 bands/gather-$p-np17-128 bands/scatter-$p-np17-128 \
-                     bands/alltoall-$p-np17-128 bands/alltoall-$p-np17-128-large
+                     bands/alltoall-$p-np17-128 bands/alltoall-$p-np17-128-large bands/alltoall-$p-np16-64-mid
             done ;;
     pass20-auto) for p in flat fattree; do
                 echo bands/barrier-$p-np17-128-auto bands/gather-$p-np17-128-auto bands/scatter-$p-np17-128-auto \
-                     bands/alltoall-$p-np17-128-auto bands/alltoall-$p-np17-128-large-auto
+                     bands/alltoall-$p-np17-128-auto bands/alltoall-$p-np17-128-large-auto \
+                     bands/alltoall-$p-np16-64-mid-auto
             done ;;
     all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto; do group $c; done ;;
     *) return 1 ;;
