@@ -115,7 +115,7 @@ runs() {
             echo "$C --np 18,19,20,21,22 --platform $P -m 8,1K,4K -a auto --builtins none --timeout 900" ;;
         # pass 20: the collectives fitted on the powers of 4 only (barrier,
         # gather, scatter, alltoall) on 17 to 128 ranks
-        barrier-*-np17-128|gather-*-np17-128|scatter-*-np17-128|alltoall-*-np17-128*|alltoall-*-np16-64-mid*)
+        barrier-*-np17-128*|gather-*-np17-128*|scatter-*-np17-128*|alltoall-*-np17-128*|alltoall-*-np16-64-mid*)
             M=8,1K,4K,16K,64K NP=17,24,32,48,100,128
             case $C in   # barrier: radix 8 on the powers of 4 too, where radix 4 was fitted
             barrier) A=k_dissemination:k=4,k_dissemination:k=8,bruck,recursive_doubling,tree M=0
