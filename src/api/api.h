@@ -20,6 +20,13 @@ typedef enum { API_BLOCKING, API_NB, API_PERSISTENT } api_kind;
  * MPI_ERR_ARG, raised on a->comm, when `request` is NULL. */
 int api_call(const coll_args *a, mpicoll_request *request, api_kind kind);
 
+/* The algorithm named for the calls of this thread that come through a
+ * front end without a way to name one (the MPI_ entry points of the Open
+ * MPI component), or NULL: how the sweep forces an algorithm per call
+ * there, as mpicoll_<c>_with does through the API (tests/sweep). */
+void api_thread_spec_set(const char *spec);
+const char *api_thread_spec(void);
+
 /* Each family's coll_args (src/runtime/args.h), from its arguments as
  * MPICOLL_ARGS_<family> names them: API_CALL_<family>, the initializers
  * of every field the family fills and of the nulls that are not 0 (the

@@ -12,9 +12,15 @@ int api_call(const coll_args *a, mpicoll_request *request, api_kind kind)
 {
     if (kind != API_BLOCKING && !request)
         return mpicoll_raise(a->comm, MPI_ERR_ARG);
-    const call_mode mode = { kind == API_BLOCKING ? NULL : request, kind == API_PERSISTENT };
+    const call_mode mode = { .req = kind == API_BLOCKING ? NULL : request,
+                             .persistent = kind == API_PERSISTENT };
     return coll_entry(a, &mode);
 }
+
+static _Thread_local const char *thread_spec;
+
+void api_thread_spec_set(const char *spec) { thread_spec = spec; }
+const char *api_thread_spec(void) { return thread_spec; }
 
 #define ENTRY_POINTS(name, Name, family)                                                     \
     int mpicoll_##name##_with(const char *algorithm, MPICOLL_ARGS_##family)                  \

@@ -269,12 +269,25 @@ static void load_model(const char *v)
     keep_warning(msg);
 }
 
+static const char *env_setting(const char *name)
+{
+    return getenv(name);
+}
+
+/* Where the settings come from (select_set_source): the environment. */
+static const char *(*setting)(const char *name) = env_setting;
+
+void select_set_source(const char *(*get)(const char *name))
+{
+    setting = get ? get : env_setting;
+}
+
 static void load_config(void)
 {
-    const char *v = getenv("MPICOLL_VERBOSE");
+    const char *v = setting("MPICOLL_VERBOSE");
     cfg.verbose = v && *v && strcmp(v, "0") != 0;
     cfg.policy = FALLBACK_WARN;
-    v = getenv("MPICOLL_FALLBACK");
+    v = setting("MPICOLL_FALLBACK");
     if (v && *v) {
         if (strcasecmp(v, "error") == 0)
             cfg.policy = FALLBACK_ERROR;
@@ -287,7 +300,7 @@ static void load_config(void)
                      "MPICOLL_FALLBACK=%s: expected error, warn or silent", v);
     }
     cfg.fallback_digest = cfg.error[0] ? digest_str(v) : (uint64_t)cfg.policy;
-    v = getenv("MPICOLL_MODE");
+    v = setting("MPICOLL_MODE");
     if (v && *v) {
         if (strcmp(v, "nb") == 0)
             cfg.mode = SELECT_MODE_NB;
@@ -301,7 +314,7 @@ static void load_config(void)
     }
     if (!cfg.mode_digest)
         cfg.mode_digest = (uint64_t)cfg.mode;
-    v = getenv("MPICOLL_RANKS_PER_NODE");
+    v = setting("MPICOLL_RANKS_PER_NODE");
     if (v && *v) {
         char *end;
         errno = 0;
@@ -310,24 +323,24 @@ static void load_config(void)
         snprintf(cfg.ranks_per_node_text, sizeof cfg.ranks_per_node_text, "%.64s", v);
     }
     cfg.rpn_digest = cfg.ranks_per_node >= 0 ? (uint64_t)cfg.ranks_per_node : digest_str(v);
-    v = getenv("MPICOLL_CMA_REFUSE");
+    v = setting("MPICOLL_CMA_REFUSE");
     if (v && *v && strcmp(v, "0") != 0)
         cfg.cma_refuse = strcmp(v, "last") == 0 ? CMA_REFUSE_LAST : CMA_REFUSE_ALL;
     check_env_names();
     load_builtin();
-    v = getenv("MPICOLL_RULES");
+    v = setting("MPICOLL_RULES");
     if (v && *v && !cfg.error[0])
         load_file(v);
     else if (v && *v)
         cfg.rules_digest = digest_str(v);
-    v = getenv("MPICOLL_MODEL");
+    v = setting("MPICOLL_MODEL");
     if (v && *v && !cfg.error[0])
         load_model(v);
     for (int i = 0; mpicoll_colls[i] && i < MAX_COLLS; i++) {
         const coll_desc *c = mpicoll_colls[i];
         cfg.needs_nodes[i] = cfg.have_model || (cfg.have_file && rules_use_nodes(&cfg.file, c))
                              || rules_use_nodes(&cfg.builtin, c);
-        v = getenv(c->env);
+        v = setting(c->env);
         /* "0" is Open MPI's "ignore": use the decision rules */
         if (!v || !*v || strcmp(v, "auto") == 0 || strcmp(v, "0") == 0)
             continue;

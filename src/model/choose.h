@@ -73,6 +73,12 @@ enum select_cma_refuse select_cma_refuse(void);
 /* 1 when MPICOLL_VERBOSE is set. */
 int select_verbose(void);
 
+/* Where the settings are read: get(name) for each MPICOLL_ variable's
+ * name, returning its value or NULL (default: getenv; the Open MPI
+ * component's reads its MCA parameters first). Before the first call of
+ * any selection: the settings are read once per process. */
+void select_set_source(const char *(*get)(const char *name));
+
 /* The settings of the selection that every rank must share (MPICOLL_<COLL>,
  * MPICOLL_RULES, MPICOLL_MODE, MPICOLL_FALLBACK, MPICOLL_MODEL,
  * MPICOLL_RANKS_PER_NODE): names[i] and a digest of

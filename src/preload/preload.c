@@ -24,7 +24,6 @@
 #include "../api/api.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,31 +38,20 @@ static void read_env(void)
 
 enum { NATIVE, OURS, FAILED };
 
-/* OURS when mpicoll takes the call; NATIVE when the MPI library's own
- * collective runs (with MPICOLL_VERBOSE, rank 0 of comm says why, unless
- * MPICOLL_DISABLE); FAILED when the settings differ between the ranks
- * (raised on comm, *rc set). */
-static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
+/* OURS when mpicoll takes the call (coll_takes); NATIVE when the MPI
+ * library's own collective runs; FAILED when the settings differ between
+ * the ranks (raised on a->comm, *rc set). */
+static int route(const coll_args *a, int *rc)
 {
     pthread_once(&once, read_env);
-    int inter = 0;
-    if (comm == MPI_COMM_NULL)
-        return disabled || !type_ok ? NATIVE : OURS;     /* MPI or mpicoll reports it */
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return NATIVE;   /* an invalid communicator: MPI reports it */
-    if (!inter && type_ok) {
-        /* where the other ranks would create mpicoll's state */
-        if (disabled && (*rc = comm_settings_native(comm)) != MPI_SUCCESS) {
-            mpicoll_raise(comm, *rc);
-            return FAILED;
-        }
-        return disabled ? NATIVE : OURS;
+    const int takes = coll_takes(a, disabled);
+    if (!disabled)
+        return takes ? OURS : NATIVE;
+    /* where the other ranks would create mpicoll's state */
+    if (takes && a->comm != MPI_COMM_NULL && (*rc = comm_settings_native(a->comm)) != MPI_SUCCESS) {
+        mpicoll_raise(a->comm, *rc);
+        return FAILED;
     }
-    int rank = 0;
-    PMPI_Comm_rank(comm, &rank);
-    if (select_verbose() && rank == 0 && !disabled)
-        fprintf(stderr, "mpicoll: %s native MPI collective (%s)\n", coll,
-                inter ? "intercommunicator" : "datatype or operation left to the MPI library");
     return NATIVE;
 }
 
@@ -72,7 +60,7 @@ static int route(const char *coll, MPI_Comm comm, int type_ok, int *rc)
  * leaves the operation to the library: coll_supported). */
 static int preload_call(const coll_args *a)
 {
-    int rc = MPI_SUCCESS, how = route(a->coll->name, a->comm, coll_supported(a), &rc);
+    int rc = MPI_SUCCESS, how = route(a, &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)

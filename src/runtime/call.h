@@ -33,11 +33,18 @@ typedef struct coll_call {
 } coll_call;
 
 /* How a call runs: now (req NULL), or as a request: started now, or
- * persistent (inactive until mpicoll_start). */
+ * persistent (inactive until mpicoll_start). A front end whose requests
+ * complete by another's progress (the Open MPI component's, in Open MPI's
+ * progress loop) gives `done`: called with `done_arg` and the request's
+ * code each time the request completes in request_progress, outside any
+ * lock of mpicoll's; the request stays for its owner to release. */
 typedef struct mpicoll_request_s req_t;
+typedef void (*req_done_fn)(void *arg, int rc);
 typedef struct call_mode {
     req_t **req;
     int persistent;
+    req_done_fn done;
+    void *done_arg;
 } call_mode;
 
 /* Where a request keeps its own plan (NULL for a blocking call: cached). */
@@ -62,8 +69,18 @@ int call_finish(const call_mode *m, const call_mode *nb, int rc);
  * empty plan. */
 int call_empty(const call_mode *m, comm_state *st, const coll_desc *c);
 
-/* A new, empty request for a call_mode (MPI_SUCCESS or MPI_ERR_NO_MEM). */
-int request_new(req_t **req);
+/* A new, empty request for a call_mode, in *m->req (MPI_SUCCESS or
+ * MPI_ERR_NO_MEM). */
+int request_new(const call_mode *m);
+
+/* A front end's own request calls (the Open MPI component's; the public
+ * mpicoll_start, mpicoll_request_free and mpicoll_progress are these with
+ * errors raised): start a persistent, inactive request (MPI_ERR_REQUEST
+ * otherwise); release an inactive one; advance every active request one
+ * step (returns how many completed; their `done` called). None raises. */
+int request_start(req_t *r);
+void request_release(req_t *r);
+int request_progress(int *rc);
 
 /* Waits for a request and releases it (unless persistent); no error
  * handler is called. */

@@ -346,6 +346,14 @@ static void learn_world(const comm_state *st)
     free(w);
 }
 
+static _Thread_local int busy;
+
+void runtime_enter(void) { busy++; }
+void runtime_leave(void) { busy--; }
+int runtime_busy(void) { return busy > 0; }
+
+static int state_make(MPI_Comm comm, comm_state **out);
+
 int comm_state_get(MPI_Comm comm, comm_state **out)
 {
     pthread_once(&once, make_keys);
@@ -360,6 +368,16 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
         *out = val;
         return MPI_SUCCESS;
     }
+    runtime_enter();
+    rc = state_make(comm, out);
+    runtime_leave();
+    return rc;
+}
+
+/* The state of comm, made (collectively) at its first call. */
+static int state_make(MPI_Comm comm, comm_state **out)
+{
+    int rc;
     /* before anything else collective: a rank with other settings could
      * choose other algorithms, and would hang the others. The same
      * allreduce says whether every rank knows the node layout already. */
@@ -586,10 +604,12 @@ int mpicoll_comm_nodes(MPI_Comm comm, int *nnodes)
 {
     comm_state *st;
     int rc;
+    runtime_enter();
     CHECK(nnodes ? check_comm(comm) : MPI_ERR_ARG);
     CHECK(comm_state_get(comm, &st));
     CHECK(comm_state_nodes(st, nnodes));
 out:
+    runtime_leave();
     return rc;
 }
 

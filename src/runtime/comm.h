@@ -70,6 +70,17 @@ typedef struct comm_state comm_state;
  * (comm_settings_agree). */
 int comm_state_get(MPI_Comm comm, comm_state **st);
 
+/* The runtime is inside a call on this thread: a collective's
+ * (coll_run), or the making of a communicator's state. The collectives it
+ * makes itself meanwhile (the settings check, the private duplicate, the
+ * node split, native) are the MPI library's own: a front end below the MPI
+ * layer (the Open MPI component, whose collectives PMPI_ reaches) hands
+ * them to the library's module instead of re-entering mpicoll, and takes
+ * none of the communicators made meanwhile. Counted, since calls nest. */
+void runtime_enter(void);
+void runtime_leave(void);
+int runtime_busy(void);
+
 /* Collective over comm: MPI_SUCCESS when every rank has the same
  * settings (select_settings, MPICOLL_RANKS_PER_NODE, and `disabled`: the
  * preload library's MPICOLL_DISABLE); else MPI_ERR_ARG on every rank, and

@@ -8,6 +8,8 @@
 #include "entry.h"
 #include "errors.h"
 
+#include <stdio.h>
+
 /* Each signature family's path (include/mpicoll_collectives.h). */
 #define ENTRY_PATH_block blockcoll_path
 #define ENTRY_PATH_rooted_block blockcoll_path
@@ -33,11 +35,17 @@ static const entry_path *path_of(const coll_desc *c)
 
 int coll_entry(const coll_args *a, const call_mode *mode)
 {
+    return mpicoll_raise(a->comm, coll_run(a, mode));
+}
+
+int coll_run(const coll_args *a, const call_mode *mode)
+{
     const entry_path *path = path_of(a->coll);
     req_t *nbreq = NULL;
-    call_mode nb = { &nbreq, 0 };
+    call_mode nb = { .req = &nbreq };
     comm_state *st;
     int p, me, rc;
+    runtime_enter();
     mode = call_mode_for(a->coll, a->spec, mode, &nb);
     CHECK(path ? MPI_SUCCESS : MPI_ERR_INTERN);
     CHECK(check_comm(a->comm));
@@ -46,16 +54,36 @@ int coll_entry(const coll_args *a, const call_mode *mode)
     if (path->check)
         CHECK(path->check(a, p, me));
     if (mode->req)
-        CHECK(request_new(mode->req));
+        CHECK(request_new(mode));
     CHECK(comm_state_get(a->comm, &st));
     CHECK(path->run(a, mode, st));
 out:
     rc = call_finish(mode, &nb, rc);
-    return mpicoll_raise(a->comm, rc);
+    runtime_leave();
+    return rc;
 }
 
 int coll_supported(const coll_args *a)
 {
     const entry_path *path = path_of(a->coll);
     return path && (!path->supported || path->supported(a));
+}
+
+int coll_takes(const coll_args *a, int quiet)
+{
+    int inter = 0, rank = 0;
+    runtime_enter();    /* the support checks may ask the library (a collective of its own) */
+    const int supported = coll_supported(a);
+    runtime_leave();
+    if (a->comm == MPI_COMM_NULL)
+        return supported;                   /* the checks report it */
+    if (PMPI_Comm_test_inter(a->comm, &inter) != MPI_SUCCESS)
+        return 0;                           /* an invalid communicator: MPI reports it */
+    if (!inter && supported)
+        return 1;
+    PMPI_Comm_rank(a->comm, &rank);
+    if (!quiet && select_verbose() && rank == 0)
+        fprintf(stderr, "mpicoll: %s native MPI collective (%s)\n", a->coll->name,
+                inter ? "intercommunicator" : "datatype or operation left to the MPI library");
+    return 0;
 }

@@ -50,10 +50,24 @@ extern const entry_path barrier_path;
  * persistent). */
 int coll_entry(const coll_args *a, const call_mode *mode);
 
+/* coll_entry without raising: the error is returned only (a front end
+ * whose caller raises it: the Open MPI component, under Open MPI's own
+ * MPI_ layer). */
+int coll_run(const coll_args *a, const call_mode *mode);
+
 /* 1 if mpicoll's own algorithms take a's datatype and operation (the
  * entry path's `supported`): else the vector path fails with
  * MPI_ERR_TYPE, or runs the library's own collective (op_for_library). */
 int coll_supported(const coll_args *a);
+
+/* 1 if mpicoll takes the call a in a front end over the MPI library's
+ * entry points (the preload library, the Open MPI component): on an
+ * intracommunicator, with a datatype and operation its algorithms take
+ * (coll_supported). Else the library's own collective runs, and, with
+ * MPICOLL_VERBOSE and not `quiet`, rank 0 of a->comm says why. An invalid
+ * communicator goes to the library, which reports it; MPI_COMM_NULL to
+ * mpicoll when it would take the call, whose checks report it. */
+int coll_takes(const coll_args *a, int quiet);
 
 /* The blocks of counts[r] elements at displs[r] (elements of a type of
  * view cv, p of them) in bytes: count[r], and displ[r] from the lowest

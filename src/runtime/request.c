@@ -42,6 +42,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +65,18 @@ struct mpicoll_request_s {
                                  * alltoallv: then the send side's), a copy: each start
                                  * of a persistent one reads them */
     MPI_Request mreq;
+    req_done_fn done_fn;        /* the front end's completion (call_mode.done) */
+    void *done_arg;
     pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
+    struct mpicoll_request_s *completed;    /* request_progress: done_fn to call */
 };
 
 static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
 static req_t *active_head;
+/* how many are active: request_progress returns at once without a lock
+ * when none is (it runs in every turn of Open MPI's progress loop) */
+static atomic_int nactive;
 
 int copy_step_run(const copy_step *c)
 {
@@ -315,6 +322,7 @@ static int activate(req_t *r)
     if (active_head)
         active_head->prev = r;
     active_head = r;
+    atomic_fetch_add(&nactive, 1);
     pthread_mutex_unlock(&active_lock);
     return MPI_SUCCESS;
 }
@@ -329,6 +337,7 @@ static void unlink_active(req_t *r)
         r->next->prev = r->prev;
     r->next = r->prev = NULL;
     r->active = 0;
+    atomic_fetch_sub(&nactive, 1);
     if (r->chan) {
         *shm_holder(r->chan) = NULL;    /* the channel's next request may start */
         r->chan = NULL;
@@ -434,12 +443,15 @@ out:
 
 /* ---- the public request calls ------------------------------------------- */
 
-int request_new(mpicoll_request *req)
+int request_new(const call_mode *m)
 {
-    *req = calloc(1, sizeof(req_t));
-    if (!*req)
+    req_t *r = calloc(1, sizeof *r);
+    if (!r)
         return MPI_ERR_NO_MEM;
-    pthread_mutex_init(&(*req)->lock, NULL);
+    pthread_mutex_init(&r->lock, NULL);
+    r->done_fn = m->done;
+    r->done_arg = m->done_arg;
+    *m->req = r;
     return MPI_SUCCESS;
 }
 
@@ -478,13 +490,18 @@ static int raised(int rc)
     return mpicoll_raise(MPI_COMM_WORLD, rc);
 }
 
+int request_start(req_t *r)
+{
+    if (!r || !r->persistent || r->active)
+        return MPI_ERR_REQUEST;
+    return activate(r);
+}
+
 int mpicoll_start(mpicoll_request *req)
 {
     if (!req)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
-    if (!*req || !(*req)->persistent || (*req)->active)
-        return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    return raised(activate(*req));
+    return raised(request_start(*req));
 }
 
 int mpicoll_test(mpicoll_request *req, int *flag)
@@ -577,6 +594,11 @@ out:
     return rc;
 }
 
+void request_release(req_t *r)
+{
+    release(r);
+}
+
 int mpicoll_request_free(mpicoll_request *req)
 {
     if (!req)
@@ -588,23 +610,57 @@ int mpicoll_request_free(mpicoll_request *req)
     return MPI_SUCCESS;
 }
 
-/* Each active request one step; a request completed here stays until its
- * owner tests or waits on it (with its error, if it failed). */
-static int progress_all(void)
+/* set while this thread advances the active requests: a step that enters
+ * the MPI library's progress (a test of the messages) may come back here
+ * through a front end's progress callback */
+static _Thread_local int progressing;
+
+int request_progress(int *rc_out)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, completed = 0;
+    req_t *finished_list = NULL;
+    if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0 || progressing) {
+        *rc_out = rc;
+        return 0;
+    }
+    progressing = 1;
     pthread_mutex_lock(&active_lock);
     for (req_t *r = active_head, *next; r && rc == MPI_SUCCESS; r = next) {
         next = r->next;
         if (pthread_mutex_trylock(&r->lock) != 0)
             continue;   /* advancing in another thread */
         rc = step(r, 0, &r->done);
-        if (rc != MPI_SUCCESS || r->done)
+        if (rc != MPI_SUCCESS || r->done) {
             unlink_active(r);
+            completed++;
+            if (r->done_fn) {
+                r->completed = finished_list;
+                finished_list = r;
+            }
+        }
         r->err = rc;
         pthread_mutex_unlock(&r->lock);
     }
     pthread_mutex_unlock(&active_lock);
+    progressing = 0;
+    /* the front end's completions, outside the locks: its owner may
+     * release the request as soon as it learns */
+    for (req_t *r = finished_list, *next; r; r = next) {
+        next = r->completed;
+        int err = r->err;
+        r->err = MPI_SUCCESS;
+        r->done_fn(r->done_arg, err);
+    }
+    *rc_out = rc;
+    return completed;
+}
+
+/* Each active request one step; a request completed here stays until its
+ * owner tests or waits on it (with its error, if it failed). */
+static int progress_all(void)
+{
+    int rc;
+    request_progress(&rc);
     return rc;
 }
 
