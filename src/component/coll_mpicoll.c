@@ -282,28 +282,32 @@ static int request_cancel_fn(ompi_request_t *request, int complete)
     return MPI_ERR_REQUEST;
 }
 
-/* The call a as a request: started, or (persistent) inactive until
- * MPI_Start. */
-static int request_call(const coll_args *a, int persistent, ompi_request_t **out)
+static int ours(const coll_args *a, call_mode *m, int *rc);
+
+/* The call a as a request in *out: started, or (persistent) inactive
+ * until MPI_Start. Returns 0 when it goes to the library instead (ours). */
+static int request_call(const coll_args *a, int persistent, ompi_request_t **out, int *rc)
 {
     mpicoll_ompi_request *r = OBJ_NEW(mpicoll_ompi_request);
-    if (!r)
-        return MPI_ERR_NO_MEM;
+    if (!r) {
+        *rc = MPI_ERR_NO_MEM;
+        return 1;
+    }
     ompi_request_t *q = &r->super.super;
     OMPI_REQUEST_INIT(q, persistent);
     q->req_mpi_object.comm = a->comm;
     if (!persistent)
         request_activate(q);    /* before the runtime can complete it */
-    const call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done,
-                          .done_arg = r };
-    int rc = coll_run(a, &m);
-    if (rc != MPI_SUCCESS) {
-        OMPI_REQUEST_FINI(q);
-        OBJ_RELEASE(r);
-        return rc;
+    call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done,
+                    .done_arg = r };
+    const int taken = ours(a, &m, rc);
+    if (taken && *rc == MPI_SUCCESS) {
+        *out = q;
+        return 1;
     }
-    *out = q;
-    return OMPI_SUCCESS;
+    OMPI_REQUEST_FINI(q);
+    OBJ_RELEASE(r);
+    return taken;
 }
 
 /* ---- the module ------------------------------------------------------------- */
@@ -356,45 +360,56 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     return OMPI_SUCCESS;
 }
 
-/* The library's own runs the call: mpicoll is busy on this thread (its
- * own collectives), or does not take it. */
-static int handed_over(const coll_args *a)
+/* Runs the call a in mode m (coll_run), unless the library's own runs
+ * it: when mpicoll is busy on this thread (its own collectives), does not
+ * take it (coll_takes), or its checks refuse it (Open MPI's internal calls
+ * that skip the MPI layer's checks). Returns 1 if mpicoll ran it (its code
+ * in *rc), 0 if the library's must. */
+static int ours(const coll_args *a, call_mode *m, int *rc)
 {
-    return runtime_busy() || !coll_takes(a, 0);
+    int refused = 0;
+    if (runtime_busy() || !coll_takes(a, 0))
+        return 0;
+    m->refused = &refused;
+    *rc = coll_run(a, m);
+    return !refused;
 }
 
 /* Each collective's three forms, from the list of collectives: the call's
  * coll_args as the API's, with the thread's algorithm if a test named one
- * (api_thread_spec), run by mpicoll or handed over. */
+ * (api_thread_spec), run by mpicoll or by the module it displaced. */
 #define FORMS_OF_(name, Name, family)                                                      \
     static int blocking_##name(MPICOLL_ARGS_##family, mca_coll_base_module_t *module)      \
     {                                                                                      \
         const mpicoll_module *m = (const mpicoll_module *)module;                         \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
-        if (handed_over(&a))                                                               \
-            return m->prev.coll_##name(API_ARGS_##family, m->prev.coll_##name##_module);   \
-        const call_mode now = { .req = NULL };                                             \
-        return coll_run(&a, &now);                                                         \
+        call_mode now = { .req = NULL };                                                   \
+        int rc;                                                                            \
+        if (ours(&a, &now, &rc))                                                           \
+            return rc;                                                                     \
+        return m->prev.coll_##name(API_ARGS_##family, m->prev.coll_##name##_module);       \
     }                                                                                      \
     static int nb_##name(MPICOLL_ARGS_##family, ompi_request_t **request,                  \
                          mca_coll_base_module_t *module)                                   \
     {                                                                                      \
         const mpicoll_module *m = (const mpicoll_module *)module;                         \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
-        if (handed_over(&a))                                                               \
-            return m->prev.coll_i##name(API_ARGS_##family, request,                        \
-                                        m->prev.coll_i##name##_module);                    \
-        return request_call(&a, 0, request);                                               \
+        int rc;                                                                            \
+        if (request_call(&a, 0, request, &rc))                                             \
+            return rc;                                                                     \
+        return m->prev.coll_i##name(API_ARGS_##family, request,                            \
+                                    m->prev.coll_i##name##_module);                        \
     }                                                                                      \
     static int init_##name(MPICOLL_ARGS_##family, struct ompi_info_t *info,                \
                            ompi_request_t **request, mca_coll_base_module_t *module)       \
     {                                                                                      \
         const mpicoll_module *m = (const mpicoll_module *)module;                         \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
-        if (handed_over(&a))                                                               \
-            return m->prev.coll_##name##_init(API_ARGS_##family, info, request,            \
-                                              m->prev.coll_##name##_init_module);          \
-        return request_call(&a, 1, request);                                               \
+        int rc;                                                                            \
+        if (request_call(&a, 1, request, &rc))                                             \
+            return rc;                                                                     \
+        return m->prev.coll_##name##_init(API_ARGS_##family, info, request,                \
+                                          m->prev.coll_##name##_init_module);              \
     }
 MPICOLL_COLLECTIVES(FORMS_OF_)
 

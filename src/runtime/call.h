@@ -45,6 +45,13 @@ typedef struct call_mode {
     int persistent;
     req_done_fn done;
     void *done_arg;
+    /* set to 1 when the call fails the family's argument checks (before
+     * anything else happens), if not NULL: the Open MPI component hands
+     * such calls to the library, whose MPI layer checked the program's
+     * arguments already and whose own internal calls (an allreduce of a
+     * buffer onto itself, in its communicator creation) mpicoll's checks
+     * would refuse */
+    int *refused;
 } call_mode;
 
 /* Where a request keeps its own plan (NULL for a blocking call: cached). */

@@ -51,8 +51,11 @@ int coll_run(const coll_args *a, const call_mode *mode)
     CHECK(check_comm(a->comm));
     PMPI_Comm_size(a->comm, &p);
     PMPI_Comm_rank(a->comm, &me);
-    if (path->check)
-        CHECK(path->check(a, p, me));
+    if (path->check && (rc = path->check(a, p, me)) != MPI_SUCCESS) {
+        if (mode->refused)
+            *mode->refused = 1;
+        goto out;
+    }
     if (mode->req)
         CHECK(request_new(mode));
     CHECK(comm_state_get(a->comm, &st));

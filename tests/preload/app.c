@@ -1,16 +1,61 @@
 /*
  * A plain MPI program, built without any mpicoll header or library: the
- * preload test runs it with and without libmpicoll_preload.so and compares
- * what it prints. Several collectives, in place and not, a derived
- * datatype, a barrier, MPI_COMM_WORLD and a split communicator, and a point-to-point
- * receive (MPI_ANY_SOURCE, MPI_ANY_TAG) posted before the collectives and
- * matched after them. Values are integers (doubles too), so every
- * algorithm gives the same bits.
+ * preload test runs it with and without libmpicoll_preload.so, the
+ * component test (tests/component) with Open MPI's coll component
+ * disabled and enabled, and each compares what it prints. Every
+ * collective, in place and not, derived datatypes, every root, a barrier,
+ * MPI_COMM_WORLD and a split communicator, and a point-to-point receive
+ * (MPI_ANY_SOURCE, MPI_ANY_TAG) posted before the collectives and matched
+ * after them. Values are integers (doubles too), so every algorithm gives
+ * the same bits.
+ *
+ *   app [blocking|nb|persistent]
+ *
+ * nb: each call as MPI_I<name> and MPI_Wait; persistent: MPI-4's
+ * MPI_<Name>_init (Open MPI 4.1: MPIX_<Name>_init, its pcollreq
+ * extension), MPI_Start, MPI_Wait, MPI_Request_free. Where the MPI has no
+ * persistent collectives, persistent fails with a message.
  */
 #include <mpi.h>
+#if defined(OPEN_MPI) && MPI_VERSION < 4
+#include <mpi-ext.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if MPI_VERSION >= 4
+#define PERSISTENT_INIT(Name) MPI_##Name##_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#define PERSISTENT_INIT(Name) MPIX_##Name##_init
+#endif
+
+static enum { BLOCKING, NB, PERSISTENT } mode;
+
+/* MPI_<Name>(args) in the program's mode (name: the lower-case name of
+ * MPI_I<name>). */
+#ifdef PERSISTENT_INIT
+#define START_PERSISTENT(Name, q, ...) PERSISTENT_INIT(Name)(__VA_ARGS__, MPI_INFO_NULL, q)
+#else
+#define START_PERSISTENT(Name, q, ...) MPI_ERR_OTHER
+#endif
+#define COLL(Name, name, ...)                                                    \
+    do {                                                                         \
+        MPI_Request q_ = MPI_REQUEST_NULL;                                       \
+        if (mode == BLOCKING) {                                                  \
+            MPI_##Name(__VA_ARGS__);                                             \
+        } else if (mode == NB) {                                                 \
+            MPI_I##name(__VA_ARGS__, &q_);                                       \
+            MPI_Wait(&q_, MPI_STATUS_IGNORE);                                    \
+        } else if (START_PERSISTENT(Name, &q_, __VA_ARGS__) == MPI_SUCCESS) {    \
+            MPI_Start(&q_);                                                      \
+            MPI_Wait(&q_, MPI_STATUS_IGNORE);                                    \
+            MPI_Request_free(&q_);                                               \
+        } else {                                                                 \
+            fprintf(stderr, "app: no persistent MPI_%s\n", #Name);              \
+            MPI_Abort(MPI_COMM_WORLD, 2);                                        \
+        }                                                                        \
+    } while (0)
 
 static unsigned long hash(const void *p, size_t n, unsigned long h)
 {
@@ -40,6 +85,95 @@ static void report(const char *what, unsigned long h, MPI_Comm comm, int color)
     free(all);
 }
 
+/* The larger sum of each pair: an operation of the program's own. */
+static void pair_max_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++, a += 2, b += 2)
+        if (a[0] + a[1] > b[0] + b[1]) {
+            b[0] = a[0];
+            b[1] = a[1];
+        }
+}
+
+/* The rooted collectives at every root of comm: round k at root k % size,
+ * as many rounds as MPI_COMM_WORLD has ranks, so that the halves of a
+ * split report together. */
+static void rooted(MPI_Comm comm, int color, int *si, int *ri, double *sd, double *rd, int n)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const size_t all = sizeof(int) * (size_t)n * size;
+    /* rank r's block r % 3 + 1 ints, the blocks in reverse rank order */
+    int *counts = malloc(2 * sizeof(int) * (size_t)size), *displs = counts + size, off = 0;
+    for (int r = size - 1; r >= 0; r--) {
+        counts[r] = r % 3 + 1;
+        displs[r] = off;
+        off += counts[r];
+    }
+    /* a strided type (every other int): Open MPI defines MPI_SUM & co. on
+     * predefined types only, so the strided type goes to a broadcast */
+    MPI_Datatype strided;
+    MPI_Type_vector(n / 2, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    char what[64];
+    int rounds;
+    MPI_Comm_size(MPI_COMM_WORLD, &rounds);
+    for (int k = 0; k < rounds; k++) {
+        const int root = k % size;
+        memcpy(ri, si, sizeof(int) * (size_t)n);
+        COLL(Bcast, bcast, ri, 1, strided, root, comm);
+        snprintf(what, sizeof what, "bcast strided round %d", k);
+        report(what, hash(ri, sizeof(int) * (size_t)n, 6), comm, color);
+        memcpy(ri, si, sizeof(int) * (size_t)n);
+        COLL(Bcast, bcast, ri, n, MPI_INT, root, comm);
+        snprintf(what, sizeof what, "bcast round %d", k);
+        report(what, hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
+        memset(rd, 0, sizeof(double) * (size_t)n);
+        COLL(Reduce, reduce, sd, rd, n, MPI_DOUBLE, MPI_SUM, root, comm);
+        snprintf(what, sizeof what, "reduce round %d", k);
+        report(what, rank == root ? hash(rd, sizeof(double) * (size_t)n, 9) : 0, comm, color);
+        memcpy(ri, si, sizeof(int) * (size_t)n);
+        COLL(Reduce, reduce, rank == root ? MPI_IN_PLACE : si, ri, n, MPI_INT, MPI_MAX, root,
+             comm);
+        snprintf(what, sizeof what, "reduce in place round %d", k);
+        report(what, rank == root ? hash(ri, sizeof(int) * (size_t)n, 21) : 0, comm, color);
+        /* the counts and places significant at the root only */
+        memset(ri, 0, sizeof(int) * (size_t)off);
+        COLL(Gatherv, gatherv, si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, root,
+             comm);
+        snprintf(what, sizeof what, "gatherv round %d", k);
+        report(what, rank == root ? hash(ri, sizeof(int) * (size_t)off, 18) : 0, comm, color);
+        COLL(Scatterv, scatterv, si, counts, displs, MPI_INT, ri, counts[rank], MPI_INT, root,
+             comm);
+        snprintf(what, sizeof what, "scatterv round %d", k);
+        report(what, hash(ri, sizeof(int) * (size_t)counts[rank], 19), comm, color);
+        memset(ri, 0, all);
+        COLL(Gather, gather, si, n, MPI_INT, ri, n, MPI_INT, root, comm);
+        snprintf(what, sizeof what, "gather round %d", k);
+        report(what, rank == root ? hash(ri, all, 14) : 0, comm, color);
+        memset(ri, 0, all);
+        if (rank == root)
+            memcpy(ri + (size_t)rank * n, si, sizeof(int) * (size_t)n);
+        COLL(Gather, gather, rank == root ? MPI_IN_PLACE : si, n, MPI_INT, ri, n, MPI_INT, root,
+             comm);
+        snprintf(what, sizeof what, "gather in place round %d", k);
+        report(what, rank == root ? hash(ri, all, 15) : 0, comm, color);
+        COLL(Scatter, scatter, si, n, MPI_INT, ri, n, MPI_INT, root, comm);
+        snprintf(what, sizeof what, "scatter round %d", k);
+        report(what, hash(ri, sizeof(int) * (size_t)n, 16), comm, color);
+        memset(ri, 0, sizeof(int) * (size_t)n);
+        COLL(Scatter, scatter, si, n, MPI_INT, rank == root ? MPI_IN_PLACE : ri, n, MPI_INT, root,
+             comm);
+        snprintf(what, sizeof what, "scatter in place round %d", k);
+        report(what, rank == root ? 0 : hash(ri, sizeof(int) * (size_t)n, 17), comm, color);
+    }
+    MPI_Type_free(&strided);
+    free(counts);
+}
+
 static void run(MPI_Comm comm, int color)
 {
     int rank, size, n = 37;
@@ -51,34 +185,38 @@ static void run(MPI_Comm comm, int color)
         si[i] = rank * 100000 + i;
         sd[i] = (double)(rank + 1) * (i % 11);
     }
-    MPI_Allgather(si, n, MPI_INT, ri, n, MPI_INT, comm);
+    COLL(Allgather, allgather, si, n, MPI_INT, ri, n, MPI_INT, comm);
     report("allgather", hash(ri, sizeof(int) * (size_t)n * size, 1), comm, color);
     memcpy(ri + (size_t)rank * n, si, sizeof(int) * (size_t)n);
-    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ri, n, MPI_INT, comm);
+    COLL(Allgather, allgather, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ri, n, MPI_INT, comm);
     report("allgather in place", hash(ri, sizeof(int) * (size_t)n * size, 2), comm, color);
-    MPI_Alltoall(si, n, MPI_INT, ri, n, MPI_INT, comm);
+    /* a block of n ints as one element of a derived type on the send side */
+    MPI_Datatype block;
+    MPI_Type_contiguous(n, MPI_INT, &block);
+    MPI_Type_commit(&block);
+    COLL(Allgather, allgather, si, 1, block, ri, n, MPI_INT, comm);
+    report("allgather derived", hash(ri, sizeof(int) * (size_t)n * size, 22), comm, color);
+    MPI_Type_free(&block);
+    COLL(Alltoall, alltoall, si, n, MPI_INT, ri, n, MPI_INT, comm);
     report("alltoall", hash(ri, sizeof(int) * (size_t)n * size, 3), comm, color);
-    MPI_Allreduce(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
+    COLL(Allreduce, allreduce, sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
     report("allreduce double", hash(rd, sizeof(double) * (size_t)n, 4), comm, color);
     memcpy(ri, si, sizeof(int) * (size_t)n);
-    MPI_Allreduce(MPI_IN_PLACE, ri, n, MPI_INT, MPI_MAX, comm);
+    COLL(Allreduce, allreduce, MPI_IN_PLACE, ri, n, MPI_INT, MPI_MAX, comm);
     report("allreduce in place", hash(ri, sizeof(int) * (size_t)n, 5), comm, color);
-    /* a strided type (every other int): Open MPI defines MPI_SUM & co. on
-     * predefined types only, so the strided type goes to a broadcast */
-    MPI_Datatype strided;
-    MPI_Type_vector(n / 2, 1, 2, MPI_INT, &strided);
-    MPI_Type_commit(&strided);
-    memcpy(ri, si, sizeof(int) * (size_t)n);
-    MPI_Bcast(ri, 1, strided, size - 1, comm);
-    report("bcast strided", hash(ri, sizeof(int) * (size_t)n, 6), comm, color);
-    MPI_Type_free(&strided);
-    memset(rd, 0, sizeof(double) * (size_t)n);
-    MPI_Reduce(sd, rd, n, MPI_DOUBLE, MPI_SUM, size - 1, comm);
-    report("reduce", rank == size - 1 ? hash(rd, sizeof(double) * (size_t)n, 9) : 0, comm, color);
-    memcpy(ri, si, sizeof(int) * (size_t)n);
-    MPI_Bcast(ri, n, MPI_INT, size / 2, comm);
-    report("bcast", hash(ri, sizeof(int) * (size_t)n, 7), comm, color);
-    MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
+    /* pairs of ints, a derived type, under an operation of the program's
+     * (the libraries define MPI_SUM & co. on predefined types only) */
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op pair_max;
+    MPI_Op_create(pair_max_fn, 1, &pair_max);
+    COLL(Allreduce, allreduce, si, ri, n / 2, pair, pair_max, comm);
+    report("allreduce pairs", hash(ri, sizeof(int) * (size_t)(n / 2 * 2), 23), comm, color);
+    MPI_Op_free(&pair_max);
+    MPI_Type_free(&pair);
+    rooted(comm, color, si, ri, sd, rd, n);
+    COLL(Reduce_scatter_block, reduce_scatter_block, si, ri, n, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter_block", hash(ri, sizeof(int) * (size_t)n, 8), comm, color);
     /* rank r's block r % 3 + 1 ints, the blocks in reverse rank order */
     int *counts = malloc(2 * sizeof(int) * (size_t)size), *displs = counts + size, off = 0;
@@ -87,18 +225,11 @@ static void run(MPI_Comm comm, int color)
         displs[r] = off;
         off += counts[r];
     }
-    MPI_Allgatherv(si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, comm);
+    COLL(Allgatherv, allgatherv, si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, comm);
     report("allgatherv", hash(ri, sizeof(int) * (size_t)off, 10), comm, color);
     /* the same counts: rank r's block of the sum */
-    MPI_Reduce_scatter(si, ri, counts, MPI_INT, MPI_SUM, comm);
+    COLL(Reduce_scatter, reduce_scatter, si, ri, counts, MPI_INT, MPI_SUM, comm);
     report("reduce_scatter", hash(ri, sizeof(int) * (size_t)counts[rank], 11), comm, color);
-    /* the same counts and places at a root (significant there only) */
-    memset(ri, 0, sizeof(int) * (size_t)off);
-    MPI_Gatherv(si, counts[rank], MPI_INT, ri, counts, displs, MPI_INT, size / 2, comm);
-    report("gatherv", rank == size / 2 ? hash(ri, sizeof(int) * (size_t)off, 18) : 0, comm,
-           color);
-    MPI_Scatterv(si, counts, displs, MPI_INT, ri, counts[rank], MPI_INT, size - 1, comm);
-    report("scatterv", hash(ri, sizeof(int) * (size_t)counts[rank], 19), comm, color);
     free(counts);
     /* (s + 2d) % 3 ints from rank s to rank d (zeros included); sent in
      * rank order, received in reverse rank order */
@@ -114,31 +245,18 @@ static void run(MPI_Comm comm, int color)
         roff += v[2 * size + q];
     }
     memset(ri, 0, sizeof(int) * (size_t)n * size);
-    MPI_Alltoallv(si, v, v + size, MPI_INT, ri, v + 2 * size, v + 3 * size, MPI_INT, comm);
+    COLL(Alltoallv, alltoallv, si, v, v + size, MPI_INT, ri, v + 2 * size, v + 3 * size, MPI_INT,
+         comm);
     report("alltoallv", hash(ri, sizeof(int) * (size_t)roff, 20), comm, color);
     free(v);
     /* prefix reductions; exscan leaves rank 0's receive buffer undefined */
-    MPI_Scan(sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
+    COLL(Scan, scan, sd, rd, n, MPI_DOUBLE, MPI_SUM, comm);
     report("scan", hash(rd, sizeof(double) * (size_t)n, 12), comm, color);
     memcpy(ri, si, sizeof(int) * (size_t)n);
-    MPI_Exscan(MPI_IN_PLACE, ri, n, MPI_INT, MPI_SUM, comm);
+    COLL(Exscan, exscan, MPI_IN_PLACE, ri, n, MPI_INT, MPI_SUM, comm);
     report("exscan in place", rank > 0 ? hash(ri, sizeof(int) * (size_t)n, 13) : 0, comm, color);
-    const size_t all = sizeof(int) * (size_t)n * size;
-    memset(ri, 0, all);
-    MPI_Gather(si, n, MPI_INT, ri, n, MPI_INT, size - 1, comm);
-    report("gather", rank == size - 1 ? hash(ri, all, 14) : 0, comm, color);
-    memset(ri, 0, all);
-    if (rank == size / 2)
-        memcpy(ri + (size_t)rank * n, si, sizeof(int) * (size_t)n);
-    MPI_Gather(rank == size / 2 ? MPI_IN_PLACE : si, n, MPI_INT, ri, n, MPI_INT, size / 2, comm);
-    report("gather in place", rank == size / 2 ? hash(ri, all, 15) : 0, comm, color);
-    MPI_Scatter(si, n, MPI_INT, ri, n, MPI_INT, size / 2, comm);
-    report("scatter", hash(ri, sizeof(int) * (size_t)n, 16), comm, color);
-    memset(ri, 0, sizeof(int) * (size_t)n);
-    MPI_Scatter(si, n, MPI_INT, rank == size - 1 ? MPI_IN_PLACE : ri, n, MPI_INT, size - 1, comm);
-    report("scatter in place", rank == size - 1 ? 0 : hash(ri, sizeof(int) * (size_t)n, 17),
-           comm, color);
-    report("barrier", (unsigned long)MPI_Barrier(comm), comm, color);
+    COLL(Barrier, barrier, comm);
+    report("barrier", 0, comm, color);
     free(si);
     free(ri);
     free(sd);
@@ -148,6 +266,14 @@ static void run(MPI_Comm comm, int color)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "nb") == 0)
+        mode = NB;
+    else if (argc > 1 && strcmp(argv[1], "persistent") == 0)
+        mode = PERSISTENT;
+    else if (argc > 1 && strcmp(argv[1], "blocking") != 0) {
+        fprintf(stderr, "usage: app [blocking|nb|persistent]\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     int rank, size, got = -1, sent;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
