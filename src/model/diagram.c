@@ -216,6 +216,8 @@ static void print_rounds(FILE *out, const coll_algo *a, const plan_args *call)
                     fprintf(out, " publish");
                 else if (op->kind == OP_PULL)
                     fprintf(out, " pull<-%d(%zu)", op->peer, op->bytes);
+                else if (op->kind == OP_REDUCE)
+                    fprintf(out, " reduce(%zu)", op->bytes);
                 else
                     fprintf(out, " copy(%zu)", op->bytes);
             }

@@ -98,6 +98,7 @@ typedef struct sim {
                                  * r * stride + i (not a reduction) */
     uint64_t *held;             /* a reduction's snapshots: sym_snapshot.held */
     size_t vec;                 /* its length: the longest send data */
+    char *in_recv;              /* per byte of the vector: a rank's receive buffer holds it */
 } sim;
 
 /* Rank r's call: with counts on both sides (COUNTS_MATRIX), its rows of
@@ -906,6 +907,7 @@ static void sim_free(sim *s)
     free(s->hview);
     free(s->hlen);
     free(s->held);
+    free(s->in_recv);
 }
 
 static unsigned char *cells(const sim *s, size_t n)
@@ -1033,7 +1035,9 @@ static int sim_setup(sim *s)
     }
     if (s->c->reduction && s->o->snap) {
         s->vec = s->stride;
-        if (!(s->held = malloc((s->vec ? s->vec : 1) * p * s->words * sizeof *s->held)))
+        s->held = malloc((s->vec ? s->vec : 1) * p * s->words * sizeof *s->held);
+        s->in_recv = malloc(s->vec ? s->vec : 1);
+        if (!s->held || !s->in_recv)
             return -1;
     }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
@@ -1070,8 +1074,9 @@ static void hold_fullest(const sim *s, uint64_t *held, const unsigned char *base
 
 /* A reduction's held sets (sym_snapshot): the receive buffer's copy first,
  * else the fullest in the scratch and send buffers. */
-static void snapshot_held(sim *s, char *in_recv)
+static void snapshot_held(sim *s)
 {
+    char *in_recv = s->in_recv;
     memset(s->held, 0, s->vec * (size_t)s->p * s->words * sizeof *s->held);
     for (int r = 0; r < s->p; r++) {
         uint64_t *held = s->held + (size_t)r * s->vec * s->words;
@@ -1091,11 +1096,7 @@ static void snapshot(sim *s, int step)
     sym_snapshot v = { .step = step, .p = s->p, .recv = s->recv, .recv_len = s->recv_len,
                        .cell = s->csize };
     if (s->held) {
-        char *in_recv = malloc(s->vec ? s->vec : 1);
-        if (!in_recv)
-            return;
-        snapshot_held(s, in_recv);
-        free(in_recv);
+        snapshot_held(s);
         v.held = s->held;
         v.vec = s->vec;
         v.words = s->words;
