@@ -88,6 +88,11 @@ static const uint64_t *held_at(const show_ctx *s, int step, size_t row, int r)
     return s->held + (((size_t)step * s->nrows + row) * (size_t)s->p + (size_t)r) * s->words;
 }
 
+static int64_t shown_at(const show_ctx *s, int step, size_t row, int r)
+{
+    return s->shown[((size_t)step * s->nrows + row) * (size_t)s->p + (size_t)r];
+}
+
 static int set_count(const show_ctx *s, const uint64_t *set)
 {
     int n = 0;
@@ -145,8 +150,7 @@ static void print_compact(FILE *out, const show_ctx *s)
         for (int k = 0; k < s->nsteps; k++) {
             fprintf(out, "  ");
             for (int r = 0; r < s->p; r++) {
-                int64_t v = s->held ? set_count(s, held_at(s, k, b, r))
-                                    : s->shown[((size_t)k * s->nrows + b) * (size_t)s->p + (size_t)r];
+                int64_t v = s->held ? set_count(s, held_at(s, k, b, r)) : shown_at(s, k, b, r);
                 fputc(v < 0 || (s->held && v == 0) ? '.' : digits[v % 36], out);
             }
             fprintf(out, "%*s", w - s->p, "");
@@ -184,7 +188,7 @@ static void print_tables(FILE *out, const show_ctx *s)
                     fprintf(out, " [%-*s]", w, text);
                     continue;
                 }
-                int64_t v = s->shown[((size_t)k * s->nrows + b) * (size_t)s->p + (size_t)r];
+                int64_t v = shown_at(s, k, b, r);
                 if (v < 0)
                     fprintf(out, " [  ]");
                 else

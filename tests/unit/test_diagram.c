@@ -1,7 +1,8 @@
 /*
  * The reductions' diagrams (`mpicoll show`, src/model/diagram.c) end with
  * the contributions the collective defines: for every algorithm of every
- * reduction at p = 5 (every root of the rooted ones), the last table of
+ * reduction at p = 5 (every root of the rooted ones; the algorithms that
+ * read the node layout also on nodes of 2 ranks), the last table of
  * the printed diagram is read back, and each element of each rank's result
  * must show the ranks the checker expects there (coll_desc expect_label
  * and expect_ranks: all p, "*", or scan's and exscan's prefixes). And
@@ -67,12 +68,16 @@ static char *render(const coll_desc *c, const diagram_opts *o)
     return text;
 }
 
-/* Algorithm a of c at p = P with root `root`: 0 when its last table shows
- * every rank's result as the checker defines it. */
-static int final_sets(const coll_desc *c, const coll_algo *a, const int *params, int root)
+/* Algorithm a of c at p = P with root `root`, on nodes of rpn ranks (0:
+ * one node): 0 when its last table shows every rank's result as the
+ * checker defines it. */
+static int final_sets(const coll_desc *c, const coll_algo *a, const int *params, int root,
+                      int rpn)
 {
     static char cell[MAXROWS][DIAGRAM_MAX_P][32];
-    const int node_of[P] = { 0 };
+    int node_of[P];
+    for (int r = 0; r < P; r++)
+        node_of[r] = rpn ? r / rpn : 0;
     const diagram_opts o = { .a = a, .params = params, .p = P, .root = root,
                              .node_of = node_of };
     plan_args call;
@@ -106,8 +111,8 @@ static int final_sets(const coll_desc *c, const coll_algo *a, const int *params,
             if (l == EXPECT_ANY)
                 continue;
             if (l < 0 || l >= rows || strcmp(cell[l][r], want) != 0) {
-                printf("FAIL %s %s root %d: rank %d's element %lld shows [%s], expected [%s]\n",
-                       c->name, a->name, root, r, (long long)l,
+                printf("FAIL %s %s root %d, nodes of %d: rank %d's element %lld shows [%s], "
+                       "expected [%s]\n", c->name, a->name, root, rpn, r, (long long)l,
                        l >= 0 && l < rows ? cell[l][r] : "no such row", want);
                 fails++;
             }
@@ -174,8 +179,10 @@ int main(void)
                 fails++;
                 continue;
             }
-            for (int root = 0; root < (c->rooted ? P : 1); root++, cases++)
-                fails += final_sets(c, a, params, root) != 0;
+            /* the algorithms that read the node layout also on nodes of 2 ranks */
+            for (int rpn = 0; rpn <= (a->restrictions & R_NODES ? 2 : 0); rpn += 2)
+                for (int root = 0; root < (c->rooted ? P : 1); root++, cases++)
+                    fails += final_sets(c, a, params, root, rpn) != 0;
         }
     }
     fails += rabenseifner_quarters();
