@@ -16,7 +16,7 @@
 
 int mpicoll_cli_show(int argc, char **argv)
 {
-    int p = 6, compact = 0, rpn = 0, root = 0, blocks = 0, help = cli_wants_help(argc, argv);
+    int p = 6, compact = 0, rpn = 0, root = 0, blocks = -1, help = cli_wants_help(argc, argv);
     if (argc < 3 || help) {
         fprintf(help ? stdout : stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] "
                 "[--np P] [--ranks-per-node K] [--root R] [--blocks N] [--compact]\n"
@@ -62,7 +62,7 @@ int mpicoll_cli_show(int argc, char **argv)
         fprintf(stderr, "mpicoll show: --root must be in 0..%d\n", p - 1);
         return 2;
     }
-    if (blocks < 0 || blocks > DIAGRAM_MAX_BLOCKS) {
+    if (blocks != -1 && (blocks < 1 || blocks > DIAGRAM_MAX_BLOCKS)) {
         fprintf(stderr, "mpicoll show: --blocks must be in 1..%d\n", DIAGRAM_MAX_BLOCKS);
         return 2;
     }
@@ -83,7 +83,8 @@ int mpicoll_cli_show(int argc, char **argv)
     for (int r = 0; r < p; r++)
         node_of[r] = rpn > 0 ? r / rpn : 0;
     const diagram_opts o = { .a = a, .params = params, .p = p, .root = root,
-                             .compact = compact, .blocks = (size_t)blocks, .node_of = node_of };
+                             .compact = compact, .blocks = blocks < 0 ? 0 : (size_t)blocks,
+                             .node_of = node_of };
     plan_args call;
     size_t counts[2 * DIAGRAM_MAX_P];
     if (diagram_call(c, &o, &call, counts)) {
