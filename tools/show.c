@@ -1,7 +1,8 @@
 /*
  * mpicoll show: an algorithm's rounds and the diagram of its data after
  * each round (the diagrams in the algorithms' header comments:
- * scripts/diagrams.sh). The command line; the printer is the model's
+ * scripts/diagrams.sh; a reduction's: whose contributions each element
+ * holds). The command line; the printer is the model's
  * (src/model/diagram.h). No mpirun.
  */
 #include "cli.h"
@@ -15,10 +16,13 @@
 
 int mpicoll_cli_show(int argc, char **argv)
 {
-    int p = 6, compact = 0, rpn = 0, help = cli_wants_help(argc, argv);
+    int p = 6, compact = 0, rpn = 0, root = 0, blocks = -1, help = cli_wants_help(argc, argv);
     if (argc < 3 || help) {
         fprintf(help ? stdout : stderr, "usage: mpicoll show COLLECTIVE ALGORITHM[:p=v] "
-                "[--np P] [--ranks-per-node K] [--compact]\n");
+                "[--np P] [--ranks-per-node K] [--root R] [--blocks N] [--compact]\n"
+                "  --root R    the root of a rooted collective (default 0)\n"
+                "  --blocks N  a reduction's vector in N elements, a row each (default P;\n"
+                "              reduce_scatter_block: a multiple of P)\n");
         return help ? 0 : 2;
     }
     const coll_desc *c = cli_need_coll(argv[1]);
@@ -29,10 +33,17 @@ int mpicoll_cli_show(int argc, char **argv)
             p = atoi(argv[++i]);
         else if (strcmp(argv[i], "--ranks-per-node") == 0 && i + 1 < argc)
             rpn = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc && c->rooted)
+            root = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--blocks") == 0 && i + 1 < argc && c->reduction)
+            blocks = atoi(argv[++i]);
         else if (strcmp(argv[i], "--compact") == 0)
             compact = 1;
         else {
-            fprintf(stderr, "mpicoll show: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "mpicoll show: unexpected argument '%s'%s\n", argv[i],
+                    strcmp(argv[i], "--root") == 0 && !c->rooted ? " (not a rooted collective)"
+                    : strcmp(argv[i], "--blocks") == 0 && !c->reduction
+                    ? " (for the reductions only)" : "");
             return 2;
         }
     }
@@ -43,8 +54,16 @@ int mpicoll_cli_show(int argc, char **argv)
         fprintf(stderr, "mpicoll show: %s\n", err);
         return 2;
     }
-    if (p < 1 || p > 36) {
-        fprintf(stderr, "mpicoll show: --np must be in 1..36\n");
+    if (p < 1 || p > DIAGRAM_MAX_P) {
+        fprintf(stderr, "mpicoll show: --np must be in 1..%d\n", DIAGRAM_MAX_P);
+        return 2;
+    }
+    if (root < 0 || root >= p) {
+        fprintf(stderr, "mpicoll show: --root must be in 0..%d\n", p - 1);
+        return 2;
+    }
+    if (blocks != -1 && (blocks < 1 || blocks > DIAGRAM_MAX_BLOCKS)) {
+        fprintf(stderr, "mpicoll show: --blocks must be in 1..%d\n", DIAGRAM_MAX_BLOCKS);
         return 2;
     }
     if (coll_algo_native(a)) {
@@ -60,8 +79,18 @@ int mpicoll_cli_show(int argc, char **argv)
                 a->name, p, nnodes, nnodes == 1 ? "" : "s", restr);
         return 2;
     }
-    int node_of[36];
+    int node_of[DIAGRAM_MAX_P];
     for (int r = 0; r < p; r++)
         node_of[r] = rpn > 0 ? r / rpn : 0;
-    return diagram_print(stdout, c, a, params, p, node_of, compact);
+    const diagram_opts o = { .a = a, .params = params, .p = p, .root = root,
+                             .compact = compact, .blocks = blocks < 0 ? 0 : (size_t)blocks,
+                             .node_of = node_of };
+    plan_args call;
+    size_t counts[2 * DIAGRAM_MAX_P];
+    if (diagram_call(c, &o, &call, counts)) {
+        fprintf(stderr, "mpicoll show: %s's vector of %d elements cannot be cut into %d equal "
+                "blocks\n", c->name, blocks, p);
+        return 2;
+    }
+    return diagram_print(stdout, c, &o) ? 1 : 0;
 }

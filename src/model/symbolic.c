@@ -96,6 +96,9 @@ typedef struct sim {
     sym_result *res;
     size_t stride;              /* the longest send data: byte i of rank r's is labelled
                                  * r * stride + i (not a reduction) */
+    uint64_t *held;             /* a reduction's snapshots: sym_snapshot.held */
+    size_t vec;                 /* its length: the longest send data */
+    char *in_recv;              /* per byte of the vector: a rank's receive buffer holds it */
 } sim;
 
 /* Rank r's call: with counts on both sides (COUNTS_MATRIX), its rows of
@@ -139,14 +142,6 @@ static int fail(sim *s, const char *fmt, ...)
         vsnprintf(s->res->why + n, sizeof s->res->why - (size_t)n, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-int sym_cell_contributions(const unsigned char *c, size_t csize)
-{
-    int n = 0;
-    for (size_t w = 0; w < (csize - sizeof(cell)) / sizeof(uint64_t); w++)
-        n += __builtin_popcountll(((const cell *)c)->bits[w]);
-    return n;
 }
 
 static cell *at(const sim *s, unsigned char *base, size_t i)
@@ -911,6 +906,8 @@ static void sim_free(sim *s)
         free(s->hview[r]);
     free(s->hview);
     free(s->hlen);
+    free(s->held);
+    free(s->in_recv);
 }
 
 static unsigned char *cells(const sim *s, size_t n)
@@ -1036,24 +1033,83 @@ static int sim_setup(sim *s)
                 return -1;
         }
     }
+    if (s->c->reduction && s->o->snap) {
+        s->vec = s->stride;
+        s->held = malloc((s->vec ? s->vec : 1) * p * s->words * sizeof *s->held);
+        s->in_recv = malloc(s->vec ? s->vec : 1);
+        if (!s->held || !s->in_recv)
+            return -1;
+    }
     s->nodes = malloc((total_ops ? total_ops : 1) * sizeof *s->nodes);
     return s->nodes ? 0 : -1;
 }
 
-/* What a snapshot shows: the receive buffers, or for a synchronising
- * collective one cell per rank q in each rank's view, labelled q once
- * q's start has reached it. */
+static int popcount(const uint64_t *bits, size_t words)
+{
+    int n = 0;
+    for (size_t w = 0; w < words; w++)
+        n += __builtin_popcountll(bits[w]);
+    return n;
+}
+
+/* Into held (vec sets): the fullest copy of each byte of the vector among
+ * the n cells at base, for the bytes that taken[] (when not NULL) does not
+ * already hold; marks them in mark[] (when not NULL). */
+static void hold_fullest(const sim *s, uint64_t *held, const unsigned char *base, size_t n,
+                         const char *taken, char *mark)
+{
+    for (size_t i = 0; i < n; i++) {
+        const cell *c = at(s, (unsigned char *)base, i);
+        if (c->label < 0 || (size_t)c->label >= s->vec || (taken && taken[c->label]))
+            continue;
+        uint64_t *h = held + (size_t)c->label * s->words;
+        const int k = popcount(c->bits, s->words);
+        if (k > 0 && k > popcount(h, s->words)) {
+            memcpy(h, c->bits, s->words * sizeof *h);
+            if (mark)
+                mark[c->label] = 1;
+        }
+    }
+}
+
+/* A reduction's held sets (sym_snapshot): the receive buffer's copy first,
+ * else the fullest in the scratch and send buffers. */
+static void snapshot_held(sim *s)
+{
+    char *in_recv = s->in_recv;
+    memset(s->held, 0, s->vec * (size_t)s->p * s->words * sizeof *s->held);
+    for (int r = 0; r < s->p; r++) {
+        uint64_t *held = s->held + (size_t)r * s->vec * s->words;
+        memset(in_recv, 0, s->vec ? s->vec : 1);
+        hold_fullest(s, held, s->recv[r], s->recv_len[r], NULL, in_recv);
+        hold_fullest(s, held, s->tmp[r], s->plans[r].tmp_bytes, in_recv, NULL);
+        if (s->alias[r] == NO_ALIAS)
+            hold_fullest(s, held, s->send[r], s->send_len[r], in_recv, NULL);
+    }
+}
+
+/* What a snapshot shows: the receive buffers (and a reduction's held
+ * sets), or for a synchronising collective one cell per rank q in each
+ * rank's view, labelled q once q's start has reached it. */
 static void snapshot(sim *s, int step)
 {
-    if (!s->hview) {
-        s->o->snap(s->o->ctx, step, s->p, s->recv, s->recv_len, s->csize);
-        return;
+    sym_snapshot v = { .step = step, .p = s->p, .recv = s->recv, .recv_len = s->recv_len,
+                       .cell = s->csize };
+    if (s->held) {
+        snapshot_held(s);
+        v.held = s->held;
+        v.vec = s->vec;
+        v.words = s->words;
     }
-    for (int r = 0; r < s->p; r++)
-        for (int q = 0; q < s->p; q++)
-            at(s, s->hview[r], (size_t)q)->label =
-                s->heard[(size_t)r * s->hwords + (size_t)q / 64] >> (q % 64) & 1 ? q : UNSET;
-    s->o->snap(s->o->ctx, step, s->p, s->hview, s->hlen, s->csize);
+    if (s->hview) {
+        for (int r = 0; r < s->p; r++)
+            for (int q = 0; q < s->p; q++)
+                at(s, s->hview[r], (size_t)q)->label =
+                    s->heard[(size_t)r * s->hwords + (size_t)q / 64] >> (q % 64) & 1 ? q : UNSET;
+        v.recv = s->hview;
+        v.recv_len = s->hlen;
+    }
+    s->o->snap(s->o->ctx, &v);
 }
 
 static int uses_shm(const plan *pl)

@@ -51,13 +51,23 @@ typedef struct sym_result {
     double beta_max;        /* max over ranks of the β bytes */
 } sym_result;
 
-/* Called after each superstep with every rank's receive buffer labels
- * (cells of `cell` bytes whose first 8 bytes are the int64 label). */
-typedef void (*sym_snapshot_fn)(void *ctx, int step, int p, unsigned char *const *recv,
-                                const size_t *recv_len, size_t cell);
+/* What a snapshot shows after a superstep: every rank's receive buffer
+ * (cells of `cell` bytes whose first 8 bytes are the int64 label) and, for
+ * a reduction, whose contributions each rank holds of each byte of the
+ * vector: held[(r * vec + i) * words ...] is a set of ranks (bit q of word
+ * q / 64), taken from the copy of byte i in rank r's receive buffer when
+ * it has one written there, else the fullest copy in its scratch or send
+ * buffer (none: the empty set). NULL when not a reduction. */
+typedef struct sym_snapshot {
+    int step, p;
+    unsigned char *const *recv;
+    const size_t *recv_len;
+    size_t cell;
+    const uint64_t *held;
+    size_t vec, words;
+} sym_snapshot;
 
-/* How many ranks' contributions a reduction's cell holds. */
-int sym_cell_contributions(const unsigned char *cell, size_t csize);
+typedef void (*sym_snapshot_fn)(void *ctx, const sym_snapshot *snap);
 
 /* The call every rank makes, and what only the checker adds to it. */
 typedef struct sym_opts {

@@ -13,11 +13,15 @@
  * Limits:  none: any operation; only sensible for small vectors.
  * Memory:  (p - 1)·n bytes of scratch.
  * Example: mpicoll show allreduce allgather_reduce --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0
  *   rank   01234
  *   0      55555
+ *   1      55555
+ *   2      55555
+ *   3      55555
+ *   4      55555
  */
 #include "allreduce_algos.h"
 

@@ -11,11 +11,15 @@
  * Limits:  none: any operation, rank order kept.
  * Memory:  rank 0: (p - 1)·n bytes of scratch.
  * Example: mpicoll show allreduce basic_linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1
  *   rank   01234   01234
- *   0      5....   55555
+ *   0      51111   55555
+ *   1      51111   55555
+ *   2      51111   55555
+ *   3      51111   55555
+ *   4      51111   55555
  */
 #include "allreduce_algos.h"
 

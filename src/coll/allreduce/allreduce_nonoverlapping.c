@@ -12,11 +12,15 @@
  * Limits:  none: any operation.
  * Memory:  n bytes of scratch.
  * Example: mpicoll show allreduce nonoverlapping --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4       5       6
  *   rank   01234   01234   01234   01234   01234   01234   01234
  *   0      11111   21211   41211   51211   55211   55551   55555
+ *   1      11111   21211   41211   51211   55211   55551   55555
+ *   2      11111   21211   41211   51211   55211   55551   55555
+ *   3      11111   21211   41211   51211   55211   55551   55555
+ *   4      11111   21211   41211   51211   55211   55551   55555
  */
 #include "allreduce_algos.h"
 

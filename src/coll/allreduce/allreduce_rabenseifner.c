@@ -28,11 +28,15 @@
  * Memory:  ceil(n/2) bytes of scratch, rounded up to whole blocks (n when p
  *          is not a power of two).
  * Example: mpicoll show allreduce rabenseifner --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4       5
  *   rank   01234   01234   01234   01234   01234   01234
- *   0      .2111   .3121   .5121   .5151   .5555   55555
+ *   0      12111   13121   15121   15151   15555   55555
+ *   1      12111   13121   15121   15151   15555   55555
+ *   2      12111   13121   13151   15151   15555   55555
+ *   3      12111   13121   13151   15151   15555   55555
+ *   4      12111   12312   12512   12515   15555   55555
  */
 #include "allreduce_algos.h"
 

@@ -21,11 +21,15 @@
  * Limits:  none: any operation, any p.
  * Memory:  n bytes of scratch.
  * Example: mpicoll show allreduce recursive_doubling --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      .2111   .3322   .5555   55555
+ *   0      12111   13322   15555   55555
+ *   1      12111   13322   15555   55555
+ *   2      12111   13322   15555   55555
+ *   3      12111   13322   15555   55555
+ *   4      12111   13322   15555   55555
  */
 #include "allreduce_algos.h"
 

@@ -28,11 +28,15 @@
  * Limits:  none: any operation, any p. Parameter k >= 2 (default 4).
  * Memory:  (min(k, p) - 1)·n bytes of scratch.
  * Example: mpicoll show allreduce recursive_multiplying:k=3 --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2
  *   rank   01234   01234   01234
- *   0      ..311   ..555   55555
+ *   0      11311   11555   55555
+ *   1      11311   11555   55555
+ *   2      11311   11555   55555
+ *   3      11311   11555   55555
+ *   4      11311   11555   55555
  */
 #include "allreduce_algos.h"
 

@@ -25,11 +25,15 @@
  * Memory:  min(c, p - 1) segments of scratch (one per chunk in its
  *          reduce-scatter phase).
  * Example: mpicoll show allreduce segmented_ring:segsize=1 --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4       5       6       7
  *   rank   01234   01234   01234   01234   01234   01234   01234   01234
  *   0      11211   11231   11234   51234   55234   55534   55554   55555
+ *   1      11121   11123   41123   45123   45523   45553   45555   55555
+ *   2      11112   31112   34112   34512   34552   34555   54555   55555
+ *   3      21111   23111   23411   23451   23455   53455   55455   55555
+ *   4      12111   12311   12341   12345   52345   55345   55545   55555
  */
 #include "allreduce_algos.h"
 

@@ -30,11 +30,15 @@
  * Memory:  the node's segment: p·vector up to 8 KiB; else (p + 1)·vector,
  *          or 2(p + 1)·chunk <= segment.
  * Example: mpicoll show allreduce shm --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1
  *   rank   01234   01234
- *   0      .....   55555
+ *   0      11111   55555
+ *   1      11111   55555
+ *   2      11111   55555
+ *   3      11111   55555
+ *   4      11111   55555
  */
 #include "allreduce_algos.h"
 #include "../../patterns/segment.h"

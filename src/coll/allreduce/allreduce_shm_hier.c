@@ -26,11 +26,15 @@
  * Memory:  each node's segment: (q + 2)·vector, or 2(q + 2)·chunk, chunk =
  *          segment / (2(q_max + 2)); first ranks: N·chunk of scratch.
  * Example: mpicoll show allreduce shm_hier --np 5 --ranks-per-node 2 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      .....   .....   .....   55555
+ *   0      11111   11111   21212   55555
+ *   1      11111   11111   21212   55555
+ *   2      11111   11111   21212   55555
+ *   3      11111   11111   21212   55555
+ *   4      11111   11111   21212   55555
  */
 #include "allreduce_algos.h"
 #include "../../patterns/segment.h"

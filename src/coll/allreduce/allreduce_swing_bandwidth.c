@@ -43,11 +43,15 @@
  * Memory:  ceil(n/2) bytes of scratch, rounded up to whole blocks (n when p
  *          is not a power of two).
  * Example: mpicoll show allreduce swing_bandwidth --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4       5
  *   rank   01234   01234   01234   01234   01234   01234
- *   0      .2111   .3112   .5112   .5115   .5555   55555
+ *   0      12111   13112   15112   15115   15555   55555
+ *   1      12111   13112   15112   15115   15555   55555
+ *   2      12111   13112   13115   15115   15555   55555
+ *   3      12111   13112   13115   15115   15555   55555
+ *   4      12111   12321   12521   12551   15555   55555
  */
 #include "allreduce_algos.h"
 

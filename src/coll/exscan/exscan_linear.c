@@ -16,11 +16,15 @@
  * Limits:  none: any operation, any p.
  * Memory:  n bytes of scratch (none at rank 0 and rank p - 1).
  * Example: mpicoll show exscan linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      .1...   .12..   .123.   .1234
+ *   0      11111   11211   11231   11234
+ *   1      11111   11211   11231   11234
+ *   2      11111   11211   11231   11234
+ *   3      11111   11211   11231   11234
+ *   4      11111   11211   11231   11234
  */
 #include "exscan_algos.h"
 

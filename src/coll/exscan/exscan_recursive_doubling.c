@@ -18,11 +18,15 @@
  * Limits:  none: any operation, any p.
  * Memory:  2n bytes of scratch.
  * Example: mpicoll show exscan recursive_doubling --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2
  *   rank   01234   01234   01234
- *   0      .1.1.   .123.   .1234
+ *   0      21211   41231   41234
+ *   1      21211   41231   41234
+ *   2      21211   41231   41234
+ *   3      21211   41231   41234
+ *   4      21211   41231   41234
  */
 #include "exscan_algos.h"
 

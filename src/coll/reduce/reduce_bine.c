@@ -36,11 +36,15 @@
  * Memory:  n bytes of scratch (2n on ranks other than the root, none on
  *          the odd ranks of the fold).
  * Example: mpicoll show reduce bine --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      1....   2....   3....   5....
+ *   0      11111   21112   31112   51112
+ *   1      11111   21112   31112   51112
+ *   2      11111   21112   31112   51112
+ *   3      11111   21112   31112   51112
+ *   4      11111   21112   31112   51112
  */
 #include "reduce_algos.h"
 

@@ -13,11 +13,15 @@
  * Limits:  none: any operation.
  * Memory:  n bytes of scratch (2n on ranks other than the root).
  * Example: mpicoll show reduce binomial --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      1....   2....   4....   5....
+ *   0      11111   21211   41211   51211
+ *   1      11111   21211   41211   51211
+ *   2      11111   21211   41211   51211
+ *   3      11111   21211   41211   51211
+ *   4      11111   21211   41211   51211
  */
 #include "reduce_algos.h"
 

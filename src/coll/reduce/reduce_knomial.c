@@ -29,11 +29,15 @@
  *          other than the root); preposted, n per child: up to
  *          (k - 1)·ceil(log_k p)·n.
  * Example: mpicoll show reduce knomial:k=3 --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; a digit = how many ranks' contributions the element holds)
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2
  *   rank   01234   01234   01234
- *   0      1....   3....   5....
+ *   0      11111   31121   51121
+ *   1      11111   31121   51121
+ *   2      11111   31121   51121
+ *   3      11111   31121   51121
+ *   4      11111   31121   51121
  */
 #include "reduce_algos.h"
 

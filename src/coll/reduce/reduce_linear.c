@@ -9,11 +9,15 @@
  * Limits:  none: any operation.
  * Memory:  root: (p - 1)·n bytes of scratch.
  * Example: mpicoll show reduce linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0
  *   rank   01234
- *   0      5....
+ *   0      51111
+ *   1      51111
+ *   2      51111
+ *   3      51111
+ *   4      51111
  */
 #include "reduce_algos.h"
 

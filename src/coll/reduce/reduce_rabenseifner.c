@@ -26,11 +26,15 @@
  * Memory:  root: n bytes of scratch (ceil(n/2) on a power of two); other
  *          ranks n more, for their partial results.
  * Example: mpicoll show reduce rabenseifner --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
- *   round  0       1       2       3
- *   rank   01234   01234   01234   01234
- *   0      .....   .....   .....   5....
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
+ *   round  0       1       2       3       4       5
+ *   rank   01234   01234   01234   01234   01234   01234
+ *   0      12111   13121   15121   15121   15121   55121
+ *   1      12111   13121   15121   15121   15121   55121
+ *   2      12111   13121   13151   15151   15151   55151
+ *   3      12111   13121   13151   15151   15151   55151
+ *   4      12111   12312   12512   12512   15512   55512
  */
 #include "reduce_algos.h"
 

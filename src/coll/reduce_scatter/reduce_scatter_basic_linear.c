@@ -15,11 +15,15 @@
  * Limits:  none.
  * Memory:  TMP of the vector at rank 0.
  * Example: mpicoll show reduce_scatter basic_linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1
  *   rank   01234   01234
- *   0      .....   55555
+ *   0      51111   51111
+ *   1      51111   55111
+ *   2      51111   51511
+ *   3      51111   51151
+ *   4      51111   51115
  */
 #include "reduce_scatter_algos.h"
 #include "../reduce_scatter_block/reduce_scatter_block_algos.h"

@@ -20,11 +20,15 @@
  * Memory:  TMP of the vector and the part received at the first step,
  *          twice the vector on the odd ranks of the fold's pairs.
  * Example: mpicoll show reduce_scatter bine --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4
  *   rank   01234   01234   01234   01234   01234
- *   0      .....   .....   .....   .....   55555
+ *   0      12111   12112   13112   15112   55112
+ *   1      12111   12112   13112   15112   15112
+ *   2      12111   12121   12321   12521   12521
+ *   3      12111   12121   12321   12351   12351
+ *   4      12111   12112   13112   13115   13115
  */
 #include "reduce_scatter_algos.h"
 #include "../reduce_scatter_block/reduce_scatter_block_algos.h"

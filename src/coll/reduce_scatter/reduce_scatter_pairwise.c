@@ -14,11 +14,15 @@
  *          steps bring them; declared, falls back to basic_linear).
  * Memory:  TMP of one block.
  * Example: mpicoll show reduce_scatter pairwise --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4
  *   rank   01234   01234   01234   01234   01234
- *   0      11111   22222   33333   44444   55555
+ *   0      11111   21111   31111   41111   51111
+ *   1      11111   12111   13111   14111   15111
+ *   2      11111   11211   11311   11411   11511
+ *   3      11111   11121   11131   11141   11151
+ *   4      11111   11112   11113   11114   11115
  */
 #include "reduce_scatter_algos.h"
 

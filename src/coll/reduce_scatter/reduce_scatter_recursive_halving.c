@@ -15,11 +15,15 @@
  * Limits:  commutative operations (declared; falls back to basic_linear).
  * Memory:  TMP of twice the vector.
  * Example: mpicoll show reduce_scatter recursive_halving --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      .....   .....   .....   55555
+ *   0      12111   13211   15211   55211
+ *   1      12111   13211   15211   15211
+ *   2      12111   13211   13511   13511
+ *   3      12111   12132   12152   12152
+ *   4      12111   12132   12135   12135
  */
 #include "reduce_scatter_algos.h"
 #include "../reduce_scatter_block/reduce_scatter_block_algos.h"

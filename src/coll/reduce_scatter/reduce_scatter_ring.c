@@ -17,11 +17,15 @@
  *          declared, falls back to basic_linear).
  * Memory:  TMP of the vector and its largest block.
  * Example: mpicoll show reduce_scatter ring --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3       4       5
  *   rank   01234   01234   01234   01234   01234   01234
- *   0      .....   .....   .....   .....   .....   55555
+ *   0      11111   11211   11231   11234   51234   51234
+ *   1      11111   11121   11123   41123   45123   45123
+ *   2      11111   11112   31112   34112   34512   34512
+ *   3      11111   21111   23111   23411   23451   23451
+ *   4      11111   12111   12311   12341   12345   12345
  */
 #include "reduce_scatter_algos.h"
 #include "../reduce_scatter_block/reduce_scatter_block_algos.h"

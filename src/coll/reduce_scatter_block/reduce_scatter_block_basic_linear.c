@@ -10,11 +10,15 @@
  * Limits:  none: any operation.
  * Memory:  rank 0: p·p·b bytes of scratch.
  * Example: mpicoll show reduce_scatter_block basic_linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1
  *   rank   01234   01234
- *   0      .....   55555
+ *   0      51111   51111
+ *   1      51111   55111
+ *   2      51111   51511
+ *   3      51111   51151
+ *   4      51111   51115
  */
 #include "reduce_scatter_block_algos.h"
 

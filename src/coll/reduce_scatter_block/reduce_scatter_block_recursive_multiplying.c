@@ -40,11 +40,15 @@
  *          first step's are the largest: (k - 1)n/k on a power of k); n
  *          plus the (k - 1)n the fold receives on its groups' top ranks.
  * Example: mpicoll show reduce_scatter_block recursive_multiplying:k=3 --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2
  *   rank   01234   01234   01234
- *   0      .....   .....   55555
+ *   0      11311   11511   51511
+ *   1      11311   11511   15511
+ *   2      11311   11511   11511
+ *   3      11311   11351   11351
+ *   4      11311   11315   11315
  */
 #include "reduce_scatter_block_algos.h"
 

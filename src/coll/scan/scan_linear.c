@@ -15,11 +15,15 @@
  * Limits:  none: any operation, any p.
  * Memory:  in place, n bytes of scratch; none otherwise.
  * Example: mpicoll show scan linear --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2       3
  *   rank   01234   01234   01234   01234
- *   0      12...   123..   1234.   12345
+ *   0      12111   12311   12341   12345
+ *   1      12111   12311   12341   12345
+ *   2      12111   12311   12341   12345
+ *   3      12111   12311   12341   12345
+ *   4      12111   12311   12341   12345
  */
 #include "scan_algos.h"
 

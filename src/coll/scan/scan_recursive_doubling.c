@@ -17,11 +17,15 @@
  * Limits:  none: any operation, any p.
  * Memory:  2n bytes of scratch.
  * Example: mpicoll show scan recursive_doubling --np 5 --compact
- *          (columns: ranks; rows: elements of the receive buffer after each
- *          round; k = how many ranks' contributions the element holds
+ *          (columns: ranks; rows: the vector's elements after each round; k =
+ *          how many ranks' contributions the rank holds in the element)
  *   round  0       1       2
  *   rank   01234   01234   01234
  *   0      12121   12341   12345
+ *   1      12121   12341   12345
+ *   2      12121   12341   12345
+ *   3      12121   12341   12345
+ *   4      12121   12341   12345
  */
 #include "scan_algos.h"
 
