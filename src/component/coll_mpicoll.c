@@ -87,10 +87,11 @@ static int component_close(void);
 static int init_query(bool enable_progress_threads, bool enable_mpi_threads);
 static mca_coll_base_module_t *comm_query(struct ompi_communicator_t *comm, int *priority);
 
-/* above coll/tuned's 30 and coll/libnbc's 10: mpicoll takes the
- * collectives once its directory is on the component path; coll/self
- * (75) keeps the communicators of one rank */
-#define DEFAULT_PRIORITY 40
+/* above every component of Open MPI 4.1 that takes intracommunicators
+ * (coll/self's 75 on one rank, coll/cuda's 78, tuned's 30): mpicoll takes
+ * the collectives once its directory is on the component path, as
+ * coll/hcoll (90) does */
+#define DEFAULT_PRIORITY 90
 
 __attribute__((visibility("default"))) mpicoll_component mca_coll_mpicoll_component = {
     .super = {
@@ -126,9 +127,10 @@ static int component_register(void)
     mca_base_component_t *c = &comp->super.collm_version;
     comp->priority = DEFAULT_PRIORITY;
     (void)mca_base_component_var_register(c, "priority",
-        "Priority of the mpicoll coll component: above the other components' (coll/tuned's "
-        "30), mpicoll runs the collectives of every intracommunicator of two ranks or more; "
-        "negative: not used", MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
+        "Priority of the mpicoll coll component: above the other components' (coll/self's "
+        "75, coll/tuned's 30), mpicoll runs the collectives of every intracommunicator, and "
+        "they are its native; below one, that one serves the collectives it has; negative: "
+        "not used", MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
         MCA_BASE_VAR_SCOPE_READONLY, &comp->priority);
     comp->verbose = 0;
     (void)mca_base_component_var_register(c, "verbose",
@@ -363,12 +365,20 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
 /* Runs the call a in mode m (coll_run), unless the library's own runs
  * it: when mpicoll is busy on this thread (its own collectives), does not
  * take it (coll_takes), or its checks refuse it (Open MPI's internal calls
- * that skip the MPI layer's checks). Returns 1 if mpicoll ran it (its code
- * in *rc), 0 if the library's must. */
+ * that skip the MPI layer's checks); and a non-blocking call on a
+ * communicator where mpicoll has no state yet. Open MPI's communicator
+ * constructors agree on a context id by MPI_Iallreduce calls from inside
+ * their progress, where making mpicoll's state (a duplicate, itself a new
+ * context id) would wait forever for the constructor it is inside of; so
+ * mpicoll's state is made by a blocking or persistent call (the settings
+ * check, collective on the communicator), and a communicator's
+ * non-blocking calls before its first such call are the library's.
+ * Returns 1 if mpicoll ran it (its code in *rc), 0 if the library's must. */
 static int ours(const coll_args *a, call_mode *m, int *rc)
 {
     int refused = 0;
-    if (runtime_busy() || !coll_takes(a, 0))
+    if (runtime_busy() || (m->req && !m->persistent && !comm_state_exists(a->comm)) ||
+        !coll_takes(a, 0))
         return 0;
     m->refused = &refused;
     *rc = coll_run(a, m);

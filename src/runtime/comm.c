@@ -138,6 +138,12 @@ out:
     return rc;
 }
 
+static _Thread_local int busy;
+
+void runtime_enter(void) { busy++; }
+void runtime_leave(void) { busy--; }
+int runtime_busy(void) { return busy > 0; }
+
 static int create_keys(void)
 {
     int rc;
@@ -152,7 +158,13 @@ out:
     return rc;
 }
 
-static void make_keys(void) { keys_rc = create_keys(); }
+/* (its duplicate of MPI_COMM_SELF is collective: runtime_busy) */
+static void make_keys(void)
+{
+    runtime_enter();
+    keys_rc = create_keys();
+    runtime_leave();
+}
 
 int comm_self(MPI_Comm *out)
 {
@@ -346,12 +358,6 @@ static void learn_world(const comm_state *st)
     free(w);
 }
 
-static _Thread_local int busy;
-
-void runtime_enter(void) { busy++; }
-void runtime_leave(void) { busy--; }
-int runtime_busy(void) { return busy > 0; }
-
 static int state_make(MPI_Comm comm, comm_state **out);
 
 int comm_state_get(MPI_Comm comm, comm_state **out)
@@ -372,6 +378,14 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
     rc = state_make(comm, out);
     runtime_leave();
     return rc;
+}
+
+int comm_state_exists(MPI_Comm comm)
+{
+    int found = 0;
+    void *val;
+    return state_key != MPI_KEYVAL_INVALID &&
+           PMPI_Comm_get_attr(comm, state_key, &val, &found) == MPI_SUCCESS && found;
 }
 
 /* The state of comm, made (collectively) at its first call. */

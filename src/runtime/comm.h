@@ -70,6 +70,9 @@ typedef struct comm_state comm_state;
  * (comm_settings_agree). */
 int comm_state_get(MPI_Comm comm, comm_state **st);
 
+/* 1 if comm has mpicoll's state already (its first call made it). */
+int comm_state_exists(MPI_Comm comm);
+
 /* The runtime is inside a call on this thread: a collective's
  * (coll_run), or the making of a communicator's state. The collectives it
  * makes itself meanwhile (the settings check, the private duplicate, the

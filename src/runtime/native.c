@@ -36,16 +36,22 @@
 #define NATIVE_ARGS_vexchange(a) a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, \
     a->rcounts, a->rdispls, a->rtype,
 
+/* Busy meanwhile (runtime_busy): a persistent request's start comes here
+ * outside any call, and the library's collective must not come back to
+ * mpicoll through the Open MPI component. */
 int native_run(const coll_args *a, MPI_Request *req)
 {
     const coll_desc *c = a->coll;
+    int rc = MPI_ERR_INTERN;
+    runtime_enter();
 #define NATIVE_RUN_(name, Name, family)                                              \
     if (c == &name##_desc)                                                           \
-        return req ? PMPI_I##name(NATIVE_ARGS_##family(a) a->comm, req)              \
-                   : PMPI_##Name(NATIVE_ARGS_##family(a) a->comm);
+        rc = req ? PMPI_I##name(NATIVE_ARGS_##family(a) a->comm, req)                \
+                 : PMPI_##Name(NATIVE_ARGS_##family(a) a->comm);
     MPICOLL_COLLECTIVES(NATIVE_RUN_)
 #undef NATIVE_RUN_
-    return MPI_ERR_INTERN;
+    runtime_leave();
+    return rc;
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }

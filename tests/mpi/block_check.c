@@ -81,10 +81,24 @@ void bc_fail_line(const char *coll, const char *fmt, ...)
 /* printf for this file's FAIL lines. */
 #define fail_line(...) bc_fail_line(coll_name, __VA_ARGS__)
 
+int bc_choice_unseen(MPI_Comm comm)
+{
+#ifdef SWEEP_VIA_MPI
+    int p;
+    MPI_Comm_size(comm, &p);
+    return p == 1;
+#else
+    (void)comm;
+    return 0;
+#endif
+}
+
 int bc_check_choice(const char *coll, const char *pre, MPI_Comm comm, const char *expect)
 {
     char got[128];
     size_t n = strcspn(expect, ":");
+    if (bc_choice_unseen(comm))
+        return 0;
     if (mpicoll_last_choice(comm, got, sizeof got) != 0) {
         bc_fail_line(coll, "%s mpicoll_last_choice has no choice after the call\n", pre);
         return 1;

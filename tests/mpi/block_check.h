@@ -130,6 +130,11 @@ void bc_set_max_lines(int n);
 void bc_fail_line(const char *coll, const char *fmt, ...);
 /* 1 (and a FAIL line starting with pre) unless mpicoll_last_choice(comm)
  * names the algorithm of spec `expect` (its name, before any ':'). */
+/* 1 where the choice of a call cannot be seen (no check then): through
+ * the MPI_ entry points (coll_sweep_via), on a communicator of one rank,
+ * where Open MPI's MPI layer answers MPI_Bcast and MPI_Barrier itself and
+ * no blocking call makes mpicoll's state for the non-blocking ones. */
+int bc_choice_unseen(MPI_Comm comm);
 int bc_check_choice(const char *coll, const char *pre, MPI_Comm comm, const char *expect);
 
 /* A test build's injected fault (tests/sweep's fault driver), NULL

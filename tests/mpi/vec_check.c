@@ -488,6 +488,23 @@ static void add_unique(int *list, int *n, int x)
     list[(*n)++] = x;
 }
 
+/* Through the MPI_ entry points (coll_sweep_via: SWEEP_VIA_MPI), the cases
+ * that the MPI library's own argument checks refuse before any collective
+ * runs: Open MPI's MPI layer takes a predefined operation on predefined
+ * types only (MPI_ERR_OP), where mpicoll's API takes it on a derived type
+ * of one predefined type too. */
+static int via_mpi_refuses(const struct vcase *c)
+{
+#ifdef SWEEP_VIA_MPI
+    int ni, na, nd, combiner;
+    MPI_Type_get_envelope(c->l->type, &ni, &na, &nd, &combiner);
+    return c->op != O_MATMUL && c->op != O_USERSUM && combiner != MPI_COMBINER_NAMED;
+#else
+    (void)c;
+    return 0;
+#endif
+}
+
 int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 {
     const enum vc_coll coll = base->coll;
@@ -514,6 +531,8 @@ int vc_run_comm(const struct vc_call *base, int big, int quick, int *calls)
 
     for (int ci = 0; ci < vc_ncases; ci++) {
         const struct vcase *c = &vc_cases[ci];
+        if (via_mpi_refuses(c))
+            continue;
         const int full = c->main && !((coll == VC_REDUCE_SCATTER_BLOCK ||
                                        coll == VC_REDUCE_SCATTER) && ci >= VC_NCASES_RSB_MAIN);
         for (int k = 0; k < (full ? ncounts : 1); k++)

@@ -100,7 +100,11 @@ static int parse(int argc, char **argv, struct opts *o)
         else
             return -1;
     }
+#ifdef SWEEP_VIA_MPI
+    v = getenv("SWEEP_VIA_MODE");   /* the MPI_ entry points' form (sweep_via.c) */
+#else
     v = getenv("MPICOLL_MODE");
+#endif
     o->mode = v && *v ? v : "blocking";
     v = getenv("MPICOLL_RANKS_PER_NODE");
     o->rpn = v && *v ? atoi(v) : 0;
@@ -151,6 +155,11 @@ static MPI_Comm layout_comm(const struct layout *l, int rank)
         return MPI_COMM_WORLD;
     MPI_Comm_split(MPI_COMM_WORLD, l->color[rank], l->key[rank], &c);
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+#ifdef SWEEP_VIA_MPI
+    /* through Open MPI's component, a communicator's non-blocking calls
+     * are mpicoll's once a blocking call has made its state */
+    MPI_Barrier(c);
+#endif
     return c;
 }
 
@@ -259,6 +268,9 @@ int main(int argc, char **argv)
 
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+#ifdef SWEEP_VIA_MPI
+    MPI_Barrier(MPI_COMM_WORLD);    /* as layout_comm's */
+#endif
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     t0 = MPI_Wtime();
