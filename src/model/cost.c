@@ -27,10 +27,23 @@
  *     costs node.latency more than a local copy, a record (plan_publish)
  *     nothing.
  *
- * Two ranks of one node use the `node` link, others the `net` link; a
- * node's barrier costs node.latency per step of a dissemination barrier.
- * The time of the call is the last rank's finish. Topology beyond node and
- * network (a fat tree's uplinks, a torus's hops) is not modelled.
+ * Two ranks of one node use the `node` link, others the `net` link (`far`
+ * between groups); a node's barrier costs node.latency per step of a
+ * dissemination barrier. The time of the call is the last rank's finish.
+ *
+ * Shared links beyond a rank's own (share_groups, share_nodes) give a
+ * message a floor on its wire time:
+ *
+ *   - a group's links out and in (an oversubscribed fat tree's uplinks):
+ *     the far bytes of the group's ranks' same round taken to cross at once;
+ *   - a node's link, when the node holds several ranks: the off-node
+ *     messages of all its ranks, each way, share it (nic seconds a byte).
+ *     Which messages meet there is a matter of time, not of rounds (a
+ *     tree's ranks reach the same round at different times), so the replay
+ *     runs twice: the second run takes the floors from the messages that
+ *     overlapped in the first (share_nodes).
+ *
+ * A torus's hops and a dragonfly's groups are not modelled.
  *
  * The replay needs every rank's plan: O(M log M) for M messages in all.
  */
@@ -49,6 +62,8 @@ typedef struct ev {
     size_t bytes;
     long match;          /* the matching event (send <-> receive) */
     double wire;         /* beta x the shared bytes on this side's link */
+    double floor;        /* the least wire time the shared links allow (share_groups,
+                          * share_nodes) */
     double t;            /* send: left the sender; receive: posted; < 0 unknown */
 } ev;
 
@@ -138,7 +153,7 @@ static int cmp_double(const void *x, const void *y)
 /* A group's links out and in (an oversubscribed network): the far bytes
  * that all its ranks send (receive) in their round x are taken to cross at
  * once, over links of group / oversubscription hosts' bandwidth; a far
- * message takes at least that long on the wire. */
+ * message takes at least that long on the wire (its floor). */
 static int share_groups(replay *r, size_t maxrounds)
 {
     const cost_params *cp = r->cp;
@@ -166,8 +181,8 @@ static int share_groups(replay *r, size_t maxrounds)
             continue;
         size_t g = (size_t)node_of(r, e->rank) / cp->group;
         double t = per_byte * (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round];
-        if (t > e->wire)
-            e->wire = t;
+        if (t > e->floor)
+            e->floor = t;
     }
     free(out);
     free(in);
@@ -208,7 +223,8 @@ static int build_events(replay *r)
                 if (op->kind != OP_SEND && op->kind != OP_RECV)
                     continue;
                 r->evs[k] = (ev){ .rank = q, .round = (int)x, .kind = op->kind,
-                                  .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1 };
+                                  .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1,
+                                  .wire = 0, .floor = 0 };
                 order[k] = (pair_key){ .src = op->kind == OP_SEND ? q : op->peer,
                                        .dst = op->kind == OP_SEND ? op->peer : q,
                                        .kind = op->kind, .i = k };
@@ -422,18 +438,23 @@ static void post_round(replay *r, int q)
         push(r, r->evs[i].peer);
 }
 
+/* When the data of send s (matched with receive v) start, both sides
+ * posted: at once up to eager bytes, else once the receive is posted too. */
+static double data_start(const replay *r, const ev *s, const ev *v)
+{
+    if (s->bytes > link_of(r, s->rank, s->peer)->eager && v->t > s->t)
+        return v->t;
+    return s->t;
+}
+
 /* When the message of send s (matched with receive v) arrives, if both
  * sides have posted; < 0 if not yet known. */
 static double arrival(const replay *r, const ev *s, const ev *v)
 {
-    const cost_link *l = link_of(r, s->rank, s->peer);
     if (s->t < 0 || v->t < 0)
         return -1;
-    double start = s->t;
-    if (s->bytes > l->eager && v->t > start)
-        start = v->t;
     double wire = s->wire > v->wire ? s->wire : v->wire;
-    return start + l->latency + wire;
+    return data_start(r, s, v) + link_of(r, s->rank, s->peer)->latency + wire;
 }
 
 static int cmp_rx(const void *x, const void *y)
@@ -544,11 +565,148 @@ static void advance(replay *r, int q)
     }
 }
 
+/* An off-node send on one side of its message: the node whose link it
+ * crosses, when its data start and are through in the run just replayed
+ * (share_nodes). */
+typedef struct flow {
+    int node;
+    double t;            /* the sort key: start, or stop */
+    double start, stop;
+    double bytes;
+    long send;           /* the send event */
+} flow;
+
+static int cmp_flow(const void *x, const void *y)
+{
+    const flow *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->send < b->send ? -1 : a->send > b->send;
+}
+
+/* In f[0..n) sorted by t: how many have t < x (or <= x, with le). */
+static long count_before(const flow *f, long n, double x, int le)
+{
+    long lo = 0, hi = n;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (f[mid].t < x || (le && f[mid].t == x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A node's link, on nodes of several ranks: the off-node messages of all
+ * its ranks share it each way, nic seconds a byte. Which messages share it
+ * is taken from the run just replayed, where the node's link was not
+ * shared: those whose data were on the wire at the same time (their
+ * intervals, data start to through, overlap). A message's floor becomes at
+ * least the bytes of the messages it overlapped (itself included) times
+ * nic: on the send for its sender's node's link out, on the receive for
+ * its receiver's node's link in. (Sharing over the first run's times as
+ * they are would queue a round's messages behind the last round's, whose
+ * shared time the second run spends before the round starts.) 0, or -1
+ * out of memory. */
+static int share_nodes(replay *r)
+{
+    long n = 0;
+    for (long i = 0; i < r->nevs; i++) {
+        const ev *e = &r->evs[i];
+        n += e->kind == OP_SEND && node_of(r, e->rank) != node_of(r, e->peer);
+    }
+    if (n == 0)
+        return 0;
+    flow *at = malloc((size_t)n * sizeof *at), *end = malloc((size_t)n * sizeof *end);
+    double *sum_at = malloc((size_t)(n + 1) * sizeof *sum_at);
+    double *sum_end = malloc((size_t)(n + 1) * sizeof *sum_end);
+    int rc = -1;
+    if (!at || !end || !sum_at || !sum_end)
+        goto out;
+    for (int side = 0; side < 2; side++) {      /* 0: out of the sender's node, 1: in */
+        long m = 0;
+        for (long i = 0; i < r->nevs; i++) {
+            const ev *e = &r->evs[i], *v = &r->evs[e->match];
+            if (e->kind != OP_SEND || node_of(r, e->rank) == node_of(r, e->peer))
+                continue;
+            int nd = node_of(r, side ? e->peer : e->rank);
+            if (r->ns[nd].size < 2)
+                continue;
+            double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
+            at[m] = (flow){ nd, t0, t0, t0 + wire, (double)e->bytes, i };
+            end[m] = at[m];
+            end[m++].t = t0 + wire;
+        }
+        qsort(at, (size_t)m, sizeof *at, cmp_flow);
+        qsort(end, (size_t)m, sizeof *end, cmp_flow);
+        for (long a = 0, b; a < m; a = b) {     /* one node's flows: at[a..b), end[a..b) */
+            for (b = a; b < m && at[b].node == at[a].node; b++)
+                ;
+            sum_at[a] = sum_end[a] = 0;
+            for (long j = a; j < b; j++) {      /* prefix sums of bytes, offset a */
+                sum_at[j + 1] = sum_at[j] + at[j].bytes;
+                sum_end[j + 1] = sum_end[j] + end[j].bytes;
+            }
+            for (long j = a; j < b; j++) {
+                /* the flows started by j's stop less those through before
+                 * j's start: j's own bytes and those of the flows it met */
+                long started = count_before(at + a, b - a, at[j].stop, 1);
+                long through = count_before(end + a, b - a, at[j].start, 0);
+                double shared = (sum_at[a + started] - sum_end[a + through]) * r->cp->nic;
+                ev *e = &r->evs[at[j].send];
+                if (side)
+                    e = &r->evs[e->match];
+                if (shared > e->floor)
+                    e->floor = shared;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(at);
+    free(end);
+    free(sum_at);
+    free(sum_end);
+    return rc;
+}
+
+/* One replay from the events' floors, rank q starting at start[q] (NULL:
+ * 0): 0, or -1 when the plans do not match (a rank stuck). */
+static int run(replay *r, const double *start)
+{
+    memset(r->rs, 0, (size_t)r->p * sizeof *r->rs);
+    for (int i = 0; i < r->nnodes; i++)
+        r->ns[i] = (node_state){ .size = r->ns[i].size };
+    for (long i = 0; i < r->nevs; i++) {
+        r->evs[i].t = -1;
+        r->evs[i].wire = r->evs[i].floor;
+    }
+    r->qhead = r->qlen = 0;
+    for (int q = 0; q < r->p; q++) {
+        r->rs[q].t = start ? start[q] : 0;
+        push(r, q);
+    }
+    while (r->qlen > 0) {
+        int q = r->queue[r->qhead];
+        r->qhead = (r->qhead + 1) % r->p;
+        r->qlen--;
+        r->rs[q].queued = 0;
+        advance(r, q);
+    }
+    for (int q = 0; q < r->p; q++)
+        if (r->rs[q].round < r->plans[q].nrounds)
+            return -1;
+    return 0;
+}
+
 int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_params *cp,
                 const double *start, double *finish)
 {
     replay r = { .plans = plans, .p = p, .node_of = node_of_in, .cp = cp };
-    int rc = -1;
+    int rc = -1, shared = 0;
     r.rs = calloc((size_t)p, sizeof *r.rs);
     r.queue = malloc((size_t)p * sizeof *r.queue);
     r.nnodes = 0;
@@ -559,23 +717,15 @@ int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_para
     if (!r.rs || !r.queue || !r.ns || build_events(&r))
         goto out;
     for (int q = 0; q < p; q++)
-        r.ns[node_of(&r, q)].size++;
-    for (int q = 0; q < p; q++) {
-        r.rs[q].t = start ? start[q] : 0;
-        push(&r, q);
-    }
-    while (r.qlen > 0) {
-        int q = r.queue[r.qhead];
-        r.qhead = (r.qhead + 1) % p;
-        r.qlen--;
-        r.rs[q].queued = 0;
-        advance(&r, q);
-    }
-    for (int q = 0; q < p; q++) {
-        if (r.rs[q].round < plans[q].nrounds)
-            goto out;           /* stuck: the plans do not match */
+        shared |= ++r.ns[node_of(&r, q)].size > 1;
+    if (run(&r, start))
+        goto out;
+    /* a node of several ranks: again, with its link shared as the first
+     * run timed its messages */
+    if (shared && (share_nodes(&r) || run(&r, start)))
+        goto out;
+    for (int q = 0; q < p; q++)
         finish[q] = r.rs[q].t;
-    }
     rc = 0;
 out:
     free(r.rs);
