@@ -38,10 +38,10 @@
  *     the far bytes of the group's ranks' same round taken to cross at once;
  *   - a node's link, when the node holds several ranks: the off-node
  *     messages of all its ranks, each way, share it (nic seconds a byte).
- *     Which messages meet there is a matter of time, not of rounds (a
- *     tree's ranks reach the same round at different times), so the replay
- *     runs twice: the second run takes the floors from the messages that
- *     overlapped in the first (share_nodes).
+ *     The messages of the node's ranks' same round share it fairly from
+ *     when each one's data start, and those times are known only once the
+ *     replay has run: it runs twice, the second run with the floors from
+ *     the first's times (share_nodes).
  *
  * A torus's hops and a dragonfly's groups are not modelled.
  *
@@ -106,6 +106,7 @@ typedef struct replay {
     struct rx { double at, w, sent; } *rx;  /* one round's receives (finish_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
+    long heap_cap;           /* room in both */
 } replay;
 
 static int node_of(const replay *r, int rank)
@@ -256,6 +257,7 @@ static int build_events(replay *r)
     r->scratch = malloc(maxround * sizeof *r->scratch);
     r->heap_f = malloc(maxrank * sizeof *r->heap_f);    /* a train of rounds (post_round) */
     r->heap_i = malloc(maxrank * sizeof *r->heap_i);
+    r->heap_cap = (long)maxrank;
     r->ps_at = malloc(maxrank * sizeof *r->ps_at);
     r->ps_w = malloc(maxrank * sizeof *r->ps_w);
     r->ps_done = malloc(maxrank * sizeof *r->ps_done);
@@ -565,11 +567,11 @@ static void advance(replay *r, int q)
     }
 }
 
-/* An off-node send on one side of its message: the node whose link it
- * crosses, when its data start and are through in the run just replayed
- * (share_nodes). */
+/* An off-node message on one side: the node whose link it crosses, the
+ * round it is in on that side, when its data start and are through in the
+ * run just replayed (share_nodes). */
 typedef struct flow {
-    int node;
+    int node, round;     /* round < 0: any (sorted by node and t only) */
     double t;            /* the sort key: start, or stop */
     double start, stop;
     double bytes;
@@ -581,6 +583,8 @@ static int cmp_flow(const void *x, const void *y)
     const flow *a = x, *b = y;
     if (a->node != b->node)
         return a->node < b->node ? -1 : 1;
+    if (a->round != b->round)
+        return a->round < b->round ? -1 : 1;
     if (a->t != b->t)
         return a->t < b->t ? -1 : 1;
     return a->send < b->send ? -1 : a->send > b->send;
@@ -600,17 +604,33 @@ static long count_before(const flow *f, long n, double x, int le)
     return lo;
 }
 
+/* Raises the floor of flow f's event on its side (1: the receive) to t. */
+static void raise_floor(replay *r, const flow *f, int side, double t)
+{
+    ev *e = &r->evs[f->send];
+    if (side)
+        e = &r->evs[e->match];
+    if (t > e->floor)
+        e->floor = t;
+}
+
 /* A node's link, on nodes of several ranks: the off-node messages of all
- * its ranks share it each way, nic seconds a byte. Which messages share it
- * is taken from the run just replayed, where the node's link was not
- * shared: those whose data were on the wire at the same time (their
- * intervals, data start to through, overlap). A message's floor becomes at
- * least the bytes of the messages it overlapped (itself included) times
- * nic: on the send for its sender's node's link out, on the receive for
- * its receiver's node's link in. (Sharing over the first run's times as
- * they are would queue a round's messages behind the last round's, whose
- * shared time the second run spends before the round starts.) 0, or -1
- * out of memory. */
+ * its ranks share it each way, nic seconds a byte. Who meets whom there is
+ * taken from the run just replayed, where the node's link was not shared,
+ * in two ways; a message's floor (on the send for its sender's node's link
+ * out, on the receive for its receiver's node's link in) is the larger:
+ *
+ *   - the messages whose data were on the wire at the same time as its own
+ *     (their intervals, data start to through, overlap), its own included:
+ *     their bytes times nic (a tree's ranks, whose rounds do not line up);
+ *   - the messages of the node's ranks' same round, shared fairly from when
+ *     each one's data start (ps_link: a round that floods the link, one
+ *     message after another, queues on it).
+ *
+ * Not the first run's messages of all rounds in one processor sharing: a
+ * round's messages would queue behind the round before's, whose shared
+ * time the second run spends before the round starts. 0, or -1 out of
+ * memory. */
 static int share_nodes(replay *r)
 {
     long n = 0;
@@ -620,12 +640,24 @@ static int share_nodes(replay *r)
     }
     if (n == 0)
         return 0;
-    flow *at = malloc((size_t)n * sizeof *at), *end = malloc((size_t)n * sizeof *end);
-    double *sum_at = malloc((size_t)(n + 1) * sizeof *sum_at);
+    flow *f = malloc((size_t)n * sizeof *f), *end = malloc((size_t)n * sizeof *end);
+    double *at = malloc((size_t)n * sizeof *at), *w = malloc((size_t)n * sizeof *w);
+    double *done = malloc((size_t)(n + 1) * sizeof *done);
     double *sum_end = malloc((size_t)(n + 1) * sizeof *sum_end);
     int rc = -1;
-    if (!at || !end || !sum_at || !sum_end)
+    if (!f || !end || !at || !w || !done || !sum_end)
         goto out;
+    if (n > r->heap_cap) {      /* ps_link's heap: one round of a node's messages */
+        double *hf = realloc(r->heap_f, (size_t)n * sizeof *hf);
+        if (hf)
+            r->heap_f = hf;
+        long *hi = realloc(r->heap_i, (size_t)n * sizeof *hi);
+        if (hi)
+            r->heap_i = hi;
+        if (!hf || !hi)
+            goto out;
+        r->heap_cap = n;
+    }
     for (int side = 0; side < 2; side++) {      /* 0: out of the sender's node, 1: in */
         long m = 0;
         for (long i = 0; i < r->nevs; i++) {
@@ -636,39 +668,50 @@ static int share_nodes(replay *r)
             if (r->ns[nd].size < 2)
                 continue;
             double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
-            at[m] = (flow){ nd, t0, t0, t0 + wire, (double)e->bytes, i };
-            end[m] = at[m];
+            f[m] = (flow){ nd, -1, t0, t0, t0 + wire, (double)e->bytes, i };
+            end[m] = f[m];
             end[m++].t = t0 + wire;
         }
-        qsort(at, (size_t)m, sizeof *at, cmp_flow);
+        /* the overlapping messages: by node, start (f) and stop (end) */
+        qsort(f, (size_t)m, sizeof *f, cmp_flow);
         qsort(end, (size_t)m, sizeof *end, cmp_flow);
-        for (long a = 0, b; a < m; a = b) {     /* one node's flows: at[a..b), end[a..b) */
-            for (b = a; b < m && at[b].node == at[a].node; b++)
-                ;
-            sum_at[a] = sum_end[a] = 0;
-            for (long j = a; j < b; j++) {      /* prefix sums of bytes, offset a */
-                sum_at[j + 1] = sum_at[j] + at[j].bytes;
-                sum_end[j + 1] = sum_end[j] + end[j].bytes;
+        for (long a = 0, b; a < m; a = b) {     /* one node's: f[a..b), end[a..b) */
+            done[a] = sum_end[a] = 0;           /* prefix sums of bytes */
+            for (b = a; b < m && f[b].node == f[a].node; b++) {
+                done[b + 1] = done[b] + f[b].bytes;
+                sum_end[b + 1] = sum_end[b] + end[b].bytes;
             }
             for (long j = a; j < b; j++) {
-                /* the flows started by j's stop less those through before
-                 * j's start: j's own bytes and those of the flows it met */
-                long started = count_before(at + a, b - a, at[j].stop, 1);
-                long through = count_before(end + a, b - a, at[j].start, 0);
-                double shared = (sum_at[a + started] - sum_end[a + through]) * r->cp->nic;
-                ev *e = &r->evs[at[j].send];
-                if (side)
-                    e = &r->evs[e->match];
-                if (shared > e->floor)
-                    e->floor = shared;
+                /* started by j's stop, less through before j's start */
+                long started = count_before(f + a, b - a, f[j].stop, 1);
+                long through = count_before(end + a, b - a, f[j].start, 0);
+                raise_floor(r, &f[j], side,
+                            (done[a + started] - sum_end[a + through]) * r->cp->nic);
             }
+        }
+        /* the round's messages: by node, round and start */
+        for (long j = 0; j < m; j++) {
+            const ev *e = &r->evs[f[j].send];
+            f[j].round = side ? r->evs[e->match].round : e->round;
+        }
+        qsort(f, (size_t)m, sizeof *f, cmp_flow);
+        for (long a = 0, b; a < m; a = b) {     /* one node's round: f[a..b) */
+            for (b = a; b < m && f[b].node == f[a].node && f[b].round == f[a].round; b++) {
+                at[b - a] = f[b].start;
+                w[b - a] = f[b].bytes * r->cp->nic;
+            }
+            ps_link(r, b - a, at, w, done);
+            for (long j = a; j < b; j++)
+                raise_floor(r, &f[j], side, done[j - a] - f[j].start);
         }
     }
     rc = 0;
 out:
-    free(at);
+    free(f);
     free(end);
-    free(sum_at);
+    free(at);
+    free(w);
+    free(done);
     free(sum_end);
     return rc;
 }
