@@ -590,18 +590,31 @@ static int cmp_flow(const void *x, const void *y)
     return a->send < b->send ? -1 : a->send > b->send;
 }
 
-/* In f[0..n) sorted by t: how many have t < x (or <= x, with le). */
-static long count_before(const flow *f, long n, double x, int le)
+/* A change of a link's load: at t, rate more (or less) bytes a second. */
+typedef struct bend {
+    double t, rate;
+    double bytes;        /* the bytes through the link by t (load_upto) */
+} bend;
+
+static int cmp_bend(const void *x, const void *y)
 {
-    long lo = 0, hi = n;
+    const bend *a = x, *b = y;
+    return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* The bytes through a link by time t, from its bends bd[0..n) (sorted,
+ * with their bytes and, in rate, the load after each). */
+static double load_upto(const bend *bd, long n, double t)
+{
+    long lo = 0, hi = n;        /* the first bend after t */
     while (lo < hi) {
         long mid = lo + (hi - lo) / 2;
-        if (f[mid].t < x || (le && f[mid].t == x))
+        if (bd[mid].t <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    return lo == 0 ? 0 : bd[lo - 1].bytes + bd[lo - 1].rate * (t - bd[lo - 1].t);
 }
 
 /* Raises the floor of flow f's event on its side (1: the receive) to t. */
@@ -620,9 +633,10 @@ static void raise_floor(replay *r, const flow *f, int side, double t)
  * in two ways; a message's floor (on the send for its sender's node's link
  * out, on the receive for its receiver's node's link in) is the larger:
  *
- *   - the messages whose data were on the wire at the same time as its own
- *     (their intervals, data start to through, overlap), its own included:
- *     their bytes times nic (a tree's ranks, whose rounds do not line up);
+ *   - the bytes the node's messages moved while its own data were on the
+ *     wire (each message's bytes spread evenly over its time on the wire),
+ *     at least its own, times nic: the link's load then (a tree's ranks,
+ *     whose rounds do not line up);
  *   - the messages of the node's ranks' same round, shared fairly from when
  *     each one's data start (ps_link: a round that floods the link, one
  *     message after another, queues on it).
@@ -640,12 +654,12 @@ static int share_nodes(replay *r)
     }
     if (n == 0)
         return 0;
-    flow *f = malloc((size_t)n * sizeof *f), *end = malloc((size_t)n * sizeof *end);
+    flow *f = malloc((size_t)n * sizeof *f);
+    bend *bd = malloc((size_t)(2 * n) * sizeof *bd);
     double *at = malloc((size_t)n * sizeof *at), *w = malloc((size_t)n * sizeof *w);
-    double *done = malloc((size_t)(n + 1) * sizeof *done);
-    double *sum_end = malloc((size_t)(n + 1) * sizeof *sum_end);
+    double *done = malloc((size_t)n * sizeof *done);
     int rc = -1;
-    if (!f || !end || !at || !w || !done || !sum_end)
+    if (!f || !bd || !at || !w || !done)
         goto out;
     if (n > r->heap_cap) {      /* ps_link's heap: one round of a node's messages */
         double *hf = realloc(r->heap_f, (size_t)n * sizeof *hf);
@@ -668,25 +682,28 @@ static int share_nodes(replay *r)
             if (r->ns[nd].size < 2)
                 continue;
             double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
-            f[m] = (flow){ nd, -1, t0, t0, t0 + wire, (double)e->bytes, i };
-            end[m] = f[m];
-            end[m++].t = t0 + wire;
+            f[m++] = (flow){ nd, -1, t0, t0, t0 + wire, (double)e->bytes, i };
         }
-        /* the overlapping messages: by node, start (f) and stop (end) */
+        /* the load while each message was on the wire: by node */
         qsort(f, (size_t)m, sizeof *f, cmp_flow);
-        qsort(end, (size_t)m, sizeof *end, cmp_flow);
-        for (long a = 0, b; a < m; a = b) {     /* one node's: f[a..b), end[a..b) */
-            done[a] = sum_end[a] = 0;           /* prefix sums of bytes */
+        for (long a = 0, b; a < m; a = b) {     /* one node's: f[a..b) */
+            long nb = 0;
             for (b = a; b < m && f[b].node == f[a].node; b++) {
-                done[b + 1] = done[b] + f[b].bytes;
-                sum_end[b + 1] = sum_end[b] + end[b].bytes;
+                double len = f[b].stop - f[b].start;
+                if (len > 0) {
+                    bd[nb++] = (bend){ f[b].start, f[b].bytes / len, 0 };
+                    bd[nb++] = (bend){ f[b].stop, -f[b].bytes / len, 0 };
+                }
+            }
+            qsort(bd, (size_t)nb, sizeof *bd, cmp_bend);
+            for (long x = 0; x < nb; x++) {     /* bytes by each bend, load after it */
+                bd[x].bytes = x ? bd[x - 1].bytes + bd[x - 1].rate * (bd[x].t - bd[x - 1].t) : 0;
+                bd[x].rate += x ? bd[x - 1].rate : 0;
             }
             for (long j = a; j < b; j++) {
-                /* started by j's stop, less through before j's start */
-                long started = count_before(f + a, b - a, f[j].stop, 1);
-                long through = count_before(end + a, b - a, f[j].start, 0);
+                double through = load_upto(bd, nb, f[j].stop) - load_upto(bd, nb, f[j].start);
                 raise_floor(r, &f[j], side,
-                            (done[a + started] - sum_end[a + through]) * r->cp->nic);
+                            (through > f[j].bytes ? through : f[j].bytes) * r->cp->nic);
             }
         }
         /* the round's messages: by node, round and start */
@@ -708,11 +725,10 @@ static int share_nodes(replay *r)
     rc = 0;
 out:
     free(f);
-    free(end);
+    free(bd);
     free(at);
     free(w);
     free(done);
-    free(sum_end);
     return rc;
 }
 
