@@ -31,17 +31,18 @@
  * between groups); a node's barrier costs node.latency per step of a
  * dissemination barrier. The time of the call is the last rank's finish.
  *
- * Shared links beyond a rank's own (share_groups, share_nodes) give a
- * message a floor on its wire time:
+ * Links shared beyond a rank's own give a message a floor on its wire
+ * time (share_link):
  *
- *   - a group's links out and in (an oversubscribed fat tree's uplinks):
- *     the far bytes of the group's ranks' same round taken to cross at once;
  *   - a node's link, when the node holds several ranks: the off-node
- *     messages of all its ranks, each way, share it (nic seconds a byte).
- *     The messages of the node's ranks' same round share it fairly from
- *     when each one's data start, and those times are known only once the
- *     replay has run: it runs twice, the second run with the floors from
- *     the first's times (share_nodes).
+ *     messages of all its ranks, each way, nic seconds a byte;
+ *   - a group's links out and in (an oversubscribed fat tree's uplinks):
+ *     the far messages of all its ranks, each way, over links of group /
+ *     oversubscription hosts' bandwidth.
+ *
+ * Which messages meet on such a link is a matter of when their data are
+ * on the wire, known only once the replay has run: it runs once without
+ * these floors, then again with the floors the first run's times give.
  *
  * A torus's hops and a dragonfly's groups are not modelled.
  *
@@ -62,8 +63,7 @@ typedef struct ev {
     size_t bytes;
     long match;          /* the matching event (send <-> receive) */
     double wire;         /* beta x the shared bytes on this side's link */
-    double floor;        /* the least wire time the shared links allow (share_groups,
-                          * share_nodes) */
+    double floor;        /* the least wire time the shared links allow (share_link) */
     double t;            /* send: left the sender; receive: posted; < 0 unknown */
 } ev;
 
@@ -151,45 +151,6 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* A group's links out and in (an oversubscribed network): the far bytes
- * that all its ranks send (receive) in their round x are taken to cross at
- * once, over links of group / oversubscription hosts' bandwidth; a far
- * message takes at least that long on the wire (its floor). */
-static int share_groups(replay *r, size_t maxrounds)
-{
-    const cost_params *cp = r->cp;
-    if (cp->group == 0 || cp->oversubscription <= 1)
-        return 0;
-    size_t ngroups = (size_t)r->nnodes / cp->group + 1;
-    double *out = calloc(ngroups * maxrounds, sizeof *out);
-    double *in = calloc(ngroups * maxrounds, sizeof *in);
-    if (!out || !in) {
-        free(out);
-        free(in);
-        return -1;
-    }
-    for (long i = 0; i < r->nevs; i++) {
-        const ev *e = &r->evs[i];
-        if (link_of(r, e->rank, e->peer) != &cp->far)
-            continue;
-        size_t g = (size_t)node_of(r, e->rank) / cp->group;
-        (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round] += (double)e->bytes;
-    }
-    double per_byte = cp->far.beta * cp->oversubscription / (double)cp->group;
-    for (long i = 0; i < r->nevs; i++) {
-        ev *e = &r->evs[i];
-        if (link_of(r, e->rank, e->peer) != &cp->far)
-            continue;
-        size_t g = (size_t)node_of(r, e->rank) / cp->group;
-        double t = per_byte * (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round];
-        if (t > e->floor)
-            e->floor = t;
-    }
-    free(out);
-    free(in);
-    return 0;
-}
-
 /* The events of every rank's rounds, matched, and their wire times. */
 static int build_events(replay *r)
 {
@@ -204,7 +165,7 @@ static int build_events(replay *r)
     r->round_ev = malloc((size_t)nrounds * sizeof *r->round_ev);
     r->rank_ev = malloc((size_t)r->p * sizeof *r->rank_ev);
     pair_key *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    size_t maxround = 1, maxrounds = 1, maxrank = 1;   /* ops: of a round, of a rank */
+    size_t maxround = 1, maxrank = 1;   /* ops: of a round, of a rank */
     int rc = -1;
     if (!r->evs || !r->round_ev || !r->rank_ev || !order)
         goto out;
@@ -212,8 +173,6 @@ static int build_events(replay *r)
     for (int q = 0; q < r->p; q++) {
         const plan *pl = &r->plans[q];
         r->rank_ev[q] = j;
-        if (pl->nrounds > maxrounds)
-            maxrounds = pl->nrounds;
         for (size_t x = 0; x < pl->nrounds; x++) {
             const plan_round *rd = &pl->rounds[x];
             r->round_ev[j++] = k;
@@ -267,7 +226,7 @@ static int build_events(replay *r)
         !r->scratch || !r->heap_f || !r->heap_i || !r->ps_at || !r->ps_w ||
         !r->ps_done || !r->ps_ix)
         goto out;
-    rc = share_groups(r, maxrounds);
+    rc = 0;
 out:
     free(order);
     return rc;
@@ -351,7 +310,7 @@ static void ps_link(replay *r, long n, const double *at, const double *w, double
 
 /* The sender's link shared fairly by sends [f, f + m) as they leave, one
  * overhead apart (ps_link). Each send's wire time: its finish less its
- * departure, at least what share_groups gave it. */
+ * departure, at least its floor (share_link). */
 static void ps_sends(replay *r, long f, long m)
 {
     long n = 0;
@@ -569,9 +528,9 @@ static void advance(replay *r, int q)
 
 /* An off-node message on one side: the node whose link it crosses, the
  * round it is in on that side, when its data start and are through in the
- * run just replayed (share_nodes). */
+ * run just replayed (share_link). */
 typedef struct flow {
-    int node, round;     /* round < 0: any (sorted by node and t only) */
+    int node, round;     /* node: or group; round < 0: any (sorted by node and t only) */
     double t;            /* the sort key: start, or stop */
     double start, stop;
     double bytes;
@@ -627,26 +586,30 @@ static void raise_floor(replay *r, const flow *f, int side, double t)
         e->floor = t;
 }
 
-/* A node's link, on nodes of several ranks: the off-node messages of all
- * its ranks share it each way, nic seconds a byte. Who meets whom there is
- * taken from the run just replayed, where the node's link was not shared,
- * in two ways; a message's floor (on the send for its sender's node's link
- * out, on the receive for its receiver's node's link in) is the larger:
+/* A shared link: a node's (groups 0: on nodes of several ranks, the
+ * off-node messages of all its ranks, nic seconds a byte), or a group's
+ * links (groups 1: its far messages, over group / oversubscription hosts'
+ * bandwidth), each way. Who meets whom there is taken from the run just
+ * replayed, where the link was not shared, in two ways; a message's floor
+ * (on the send for its side's link out, on the receive for the link in) is
+ * the larger:
  *
- *   - the bytes the node's messages moved while its own data were on the
- *     wire (each message's bytes spread evenly over its time on the wire),
- *     at least its own, times nic: the link's load then (a tree's ranks,
- *     whose rounds do not line up);
- *   - the messages of the node's ranks' same round, shared fairly from when
- *     each one's data start (ps_link: a round that floods the link, one
- *     message after another, queues on it).
+ *   - the bytes the link's messages moved while its data were on the wire
+ *     (each message's bytes spread evenly over its time on the wire), at
+ *     least its own: the link's load then (a tree's ranks, whose rounds do
+ *     not line up);
+ *   - the messages of the same round, shared fairly from when each one's
+ *     data start (ps_link: a round that floods the link, one message after
+ *     another, queues on it).
  *
  * Not the first run's messages of all rounds in one processor sharing: a
  * round's messages would queue behind the round before's, whose shared
  * time the second run spends before the round starts. 0, or -1 out of
  * memory. */
-static int share_nodes(replay *r)
+static int share_link(replay *r, int groups)
 {
+    const cost_params *cp = r->cp;
+    double per_byte = groups ? cp->far.beta * cp->oversubscription / (double)cp->group : cp->nic;
     long n = 0;
     for (long i = 0; i < r->nevs; i++) {
         const ev *e = &r->evs[i];
@@ -679,8 +642,10 @@ static int share_nodes(replay *r)
             if (e->kind != OP_SEND || node_of(r, e->rank) == node_of(r, e->peer))
                 continue;
             int nd = node_of(r, side ? e->peer : e->rank);
-            if (r->ns[nd].size < 2)
+            if (groups ? link_of(r, e->rank, e->peer) != &cp->far : r->ns[nd].size < 2)
                 continue;
+            if (groups)
+                nd = (int)((size_t)nd / cp->group);
             double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
             f[m++] = (flow){ nd, -1, t0, t0, t0 + wire, (double)e->bytes, i };
         }
@@ -703,7 +668,7 @@ static int share_nodes(replay *r)
             for (long j = a; j < b; j++) {
                 double through = load_upto(bd, nb, f[j].stop) - load_upto(bd, nb, f[j].start);
                 raise_floor(r, &f[j], side,
-                            (through > f[j].bytes ? through : f[j].bytes) * r->cp->nic);
+                            (through > f[j].bytes ? through : f[j].bytes) * per_byte);
             }
         }
         /* the round's messages: by node, round and start */
@@ -715,7 +680,7 @@ static int share_nodes(replay *r)
         for (long a = 0, b; a < m; a = b) {     /* one node's round: f[a..b) */
             for (b = a; b < m && f[b].node == f[a].node && f[b].round == f[a].round; b++) {
                 at[b - a] = f[b].start;
-                w[b - a] = f[b].bytes * r->cp->nic;
+                w[b - a] = f[b].bytes * per_byte;
             }
             ps_link(r, b - a, at, w, done);
             for (long j = a; j < b; j++)
@@ -779,9 +744,11 @@ int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_para
         shared |= ++r.ns[node_of(&r, q)].size > 1;
     if (run(&r, start))
         goto out;
-    /* a node of several ranks: again, with its link shared as the first
-     * run timed its messages */
-    if (shared && (share_nodes(&r) || run(&r, start)))
+    /* nodes of several ranks, or oversubscribed groups: again, with their
+     * links shared as the first run timed the messages on them */
+    int groups = cp->group > 0 && cp->oversubscription > 1;
+    if ((shared && share_link(&r, 0)) || (groups && share_link(&r, 1)) ||
+        ((shared || groups) && run(&r, start)))
         goto out;
     for (int q = 0; q < p; q++)
         finish[q] = r.rs[q].t;
