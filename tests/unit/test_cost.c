@@ -419,6 +419,30 @@ static void test_node_duplex(void)
            "a node's link out and in are apart: one stream's time each way");
 }
 
+/* Groups of 2 nodes of one rank, oversubscribed 2:1 (their links out
+ * carry one host's bandwidth): the 2 ranks of group 0 streaming to the 2
+ * of group 1 at once take twice one stream's time on the wire; inside a
+ * group, one stream's time. */
+static void test_group_links(void)
+{
+    enum { N = 1 << 20 };
+    cost_params cp;
+    cost_defaults(&cp);
+    cp.group = 2;
+    cp.oversubscription = 2;
+    cp.far = cp.net;
+    double one = cp.net.send_overhead + cp.net.latency + N * cp.net.beta + cp.net.recv_overhead;
+    double t = replay_time(stream_plan, 4, N, NULL, &cp);
+    double shared = one + N * cp.net.beta;
+    expect(fabs(t - shared) <= 1e-3 * shared, "2 streams out of a group of 2:1 links: twice "
+           "one stream's time on the wire");
+    if (fabs(t - shared) > 1e-3 * shared)
+        printf("  (%.6g s, want %.6g)\n", t, shared);
+    cp.group = 4;
+    expect(close6(replay_time(stream_plan, 4, N, NULL, &cp), one),
+           "the same streams inside one group: one stream's time");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -444,6 +468,7 @@ int main(int argc, char **argv)
     test_call_bytes();
     test_node_link();
     test_node_duplex();
+    test_group_links();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
