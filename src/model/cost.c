@@ -530,8 +530,7 @@ static void advance(replay *r, int q)
  * round it is in on that side, when its data start and are through in the
  * run just replayed (share_link). */
 typedef struct flow {
-    int node, round;     /* node: or group; round < 0: any (sorted by node and t only) */
-    double t;            /* the sort key: start, or stop */
+    int node, round;     /* node: or group; round < 0: any (sorted by node and start) */
     double start, stop;
     double bytes;
     long send;           /* the send event */
@@ -544,8 +543,8 @@ static int cmp_flow(const void *x, const void *y)
         return a->node < b->node ? -1 : 1;
     if (a->round != b->round)
         return a->round < b->round ? -1 : 1;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
     return a->send < b->send ? -1 : a->send > b->send;
 }
 
@@ -647,7 +646,7 @@ static int share_link(replay *r, int groups)
             if (groups)
                 nd = (int)((size_t)nd / cp->group);
             double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
-            f[m++] = (flow){ nd, -1, t0, t0, t0 + wire, (double)e->bytes, i };
+            f[m++] = (flow){ nd, -1, t0, t0 + wire, (double)e->bytes, i };
         }
         /* the load while each message was on the wire: by node */
         qsort(f, (size_t)m, sizeof *f, cmp_flow);

@@ -25,16 +25,20 @@ build=${SMPI_BUILD:-build-smpi}
 [ -x "$build/mpicoll" ] || { echo "smpi calibrate: $build/mpicoll missing: run scripts/smpi-build.sh" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tools/sim/sim.py hostfile flat 2 > "$tmp/hosts"
-# smpirun's privatised copies of the library go to TMPDIR (see sim.py)
-if ! TMPDIR=$tmp timeout 300 smpirun -platform platforms/flat.xml -hostfile "$tmp/hosts" -np 2 \
-    --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
-    "$build/mpicoll" calibrate -o "$tmp/params" > "$tmp/log" 2>&1; then
-  cat "$tmp/log" >&2
-  echo "smpi calibrate: mpicoll calibrate failed" >&2
-  exit 1
-fi
+# calibrate PLATFORM NP OUT: mpicoll calibrate on NP ranks of PLATFORM into OUT
+calibrate() {
+  tools/sim/sim.py hostfile "$1" "$2" > "$tmp/hosts"
+  # smpirun's privatised copies of the library go to TMPDIR (see sim.py)
+  if ! TMPDIR=$tmp timeout 300 smpirun -platform "platforms/$1.xml" -hostfile "$tmp/hosts" -np "$2" \
+      --cfg=smpi/simulate-computation:no \
+      --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
+      "$build/mpicoll" calibrate -o "$3" > "$tmp/log" 2>&1; then
+    cat "$tmp/log" >&2
+    echo "smpi calibrate: mpicoll calibrate failed on $1" >&2
+    exit 1
+  fi
+}
+calibrate flat 2 "$tmp/params"
 cat "$tmp/params"
 awk '
   function near(key, want, tol) {
@@ -65,15 +69,7 @@ awk '
   }' "$tmp/params"
 echo "smpi calibrate: flat's network measured as the platform says"
 
-tools/sim/sim.py hostfile cluster8 16 > "$tmp/hosts8"
-if ! TMPDIR=$tmp timeout 300 smpirun -platform platforms/cluster8.xml -hostfile "$tmp/hosts8" -np 16 \
-    --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
-    "$build/mpicoll" calibrate -o "$tmp/params8" > "$tmp/log" 2>&1; then
-  cat "$tmp/log" >&2
-  echo "smpi calibrate: mpicoll calibrate failed on cluster8" >&2
-  exit 1
-fi
+calibrate cluster8 16 "$tmp/params8"
 grep -E '^(# nic|nic )' "$tmp/params8"
 awk '!/^#/ && $1 == "nic" { n = $2 + 0 }
   END {
