@@ -31,6 +31,14 @@
  *              sends all left so (but one of EAGER_REPS), 0 if none: a
  *              power of two, at most the size the library reliably sends
  *              without the receiver.
+ *   nic        the node's link: k ranks of rank 0's node each stream to one
+ *              of k ranks of B's node at once (the i-th to the i-th, k the
+ *              smaller of the two nodes' rank counts; a ping of n bytes and
+ *              a 0-byte answer after a barrier of the 2k ranks, the slowest
+ *              pair's time, median over repetitions); the least-squares
+ *              slope over 64 KiB .. 4 MiB over k: seconds a byte of the
+ *              node's link with all k streams on it. Below 2 ranks on
+ *              either node: net.beta (a node's link is its rank's).
  *   copy       the least-squares slope of memcpy times over 1..8 MiB.
  *   reduce     the same for MPI_Reduce_local (MPI_FLOAT, MPI_SUM), per
  *              byte. Under SMPI without simulated computation local work
@@ -89,8 +97,10 @@ static void usage(FILE *f)
         "usage: mpirun -n P mpicoll calibrate [-o FILE]   (P >= 2)\n"
         "Measures the cost model's parameters: a pair of ranks on one node (rank 0\n"
         "and the lowest other rank of its node) for node.*, one on two nodes for\n"
-        "net.*, a kind without such a pair keeping its default; copy and reduce on\n"
-        "rank 0. Writes them as a parameter file (`mpicoll model --params FILE`).\n"
+        "net.*, a kind without such a pair keeping its default; nic (a node's link)\n"
+        "with k ranks of one node streaming to k of another at once (k >= 2, else\n"
+        "net.beta); copy and reduce on rank 0. Writes them as a parameter file\n"
+        "(`mpicoll model --params FILE`).\n"
         "A few seconds at 2 ranks.\n"
         "  -o FILE     write the file there (default: standard output)\n"
         "  -h, --help  this help\n");
@@ -268,6 +278,74 @@ done:
     return rc;
 }
 
+/* ---- the node's link: k streams at once ------------------------------------ */
+
+/* The i-th rank of node A (rank 0's) streams to the i-th of node B, for the
+ * k smaller counts of the two; every rank calls it (the others pass). On
+ * rank 0: 0 and *nic (s a byte of the node's link with k streams on it),
+ * or 1 when there are no two pairs (then *k < 2), -1 out of memory (on
+ * any of them). */
+static int measure_nic(const int *leader, int nranks, int node_b, int rank, int *k,
+                       double *nic)
+{
+    enum { NSIZES = 7, REPS = 9 };
+    int na = 0, nb = 0, role = -1, peer = -1, mine = -1;
+    for (int r = 0; r < nranks; r++) {      /* ranks in order: the i-th of each node */
+        if (leader[r] == leader[0] && r == rank)
+            mine = na;
+        if (leader[r] == node_b && r == rank)
+            mine = nb;
+        na += leader[r] == leader[0];
+        nb += leader[r] == node_b;
+    }
+    *k = na < nb ? na : nb;
+    if (*k < 2)
+        return 1;
+    if (mine >= 0 && mine < *k) {
+        role = leader[rank] == leader[0] ? 0 : 1;   /* 0: sends */
+        for (int r = 0, i = 0; r < nranks; r++)
+            if (leader[r] == (role ? leader[0] : node_b) && i++ == mine)
+                peer = r;
+    }
+    MPI_Comm pairs;
+    MPI_Comm_split(MPI_COMM_WORLD, role >= 0 ? 0 : MPI_UNDEFINED, rank, &pairs);
+    if (role < 0)
+        return 0;
+    char *buf = malloc(PINGPONG_MAX);
+    int ok = buf != NULL, rc = -1;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, pairs);
+    if (ok) {
+        double x[NSIZES], y[NSIZES], t[REPS];
+        memset(buf, 1, PINGPONG_MAX);
+        for (int s = 0; s < NSIZES; s++) {
+            int n = PINGPONG_MIN << s;
+            x[s] = n;
+            for (int i = -1; i < REPS; i++) {
+                MPI_Barrier(pairs);
+                double t0 = MPI_Wtime(), mine_t, slowest;
+                if (role == 0) {
+                    MPI_Send(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+                    MPI_Recv(buf, 0, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, 0, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+                }
+                mine_t = role == 0 ? MPI_Wtime() - t0 : 0;
+                MPI_Reduce(&mine_t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, pairs);
+                if (i >= 0)
+                    t[i] = slowest;
+            }
+            y[s] = median(t, REPS);
+        }
+        /* rank 0 is the pairs' rank 0 (MPI_COMM_WORLD's order) */
+        *nic = slope(x, y, NSIZES) / *k;
+        rc = 0;
+    }
+    free(buf);
+    MPI_Comm_free(&pairs);
+    return rc;
+}
+
 /* ---- local work (rank 0) --------------------------------------------------- */
 
 static volatile unsigned char sink;   /* keeps the copies from being optimised away */
@@ -353,7 +431,7 @@ static void describe_link(char *c, size_t cap, const char *kind, const link_resu
 }
 
 static void describe(char *c, size_t cap, int nranks, int nnodes, const link_result *node,
-                     const link_result *net)
+                     const link_result *net, int k)
 {
     char host[256] = "?", version[MPI_MAX_LIBRARY_VERSION_STRING] = "", date[64] = "?";
     int len;
@@ -370,6 +448,12 @@ static void describe(char *c, size_t cap, int nranks, int nnodes, const link_res
         date, host, version, nranks, nnodes, nnodes == 1 ? "" : "s");
     describe_link(c, cap, "node", node, "no two ranks share a node");
     describe_link(c, cap, "net", net, "every rank is on one node");
+    if (k >= 2)
+        say(c, cap, "nic: %d ranks of rank 0's node streaming to %d of rank %d's at once,\n"
+            "  slope over %d KiB..%d MiB over %d\n", k, k, net->peer, PINGPONG_MIN >> 10,
+            PINGPONG_MAX >> 20, k);
+    else
+        say(c, cap, "nic: not measured (no two ranks on each of two nodes): net.beta\n");
     say(c, cap, "copy, reduce: rank 0, %d..%d MiB (memcpy; MPI_Reduce_local float sum)",
         LOCAL_MIN >> 20, LOCAL_MAX >> 20);
 }
@@ -412,7 +496,8 @@ static int write_checked(FILE *f, const char *path, const char *shown, const cos
         return -1;
     }
     const cost_link *l[2] = { &cp->node, &cp->net }, *m[2] = { &back.node, &back.net };
-    int same = same6(cp->copy, back.copy) && same6(cp->reduce, back.reduce);
+    int same = same6(cp->copy, back.copy) && same6(cp->reduce, back.reduce) &&
+               same6(cp->nic, back.nic);
     for (int i = 0; i < 2; i++)
         same = same && same6(l[i]->latency, m[i]->latency) && same6(l[i]->beta, m[i]->beta) &&
                same6(l[i]->send_overhead, m[i]->send_overhead) &&
@@ -520,6 +605,13 @@ static int calibrate(const char *path, int rank, int nranks)
         MPI_Barrier(MPI_COMM_WORLD);
     }
     cost_defaults(&cp);
+    int k = 0, nic_rc = lr[1].peer < 0 ? 1 : 0;
+    if (lr[1].peer >= 0)
+        nic_rc = measure_nic(leader, nranks, leader[lr[1].peer], rank, &k, &cp.nic);
+    MPI_Allreduce(MPI_IN_PLACE, &nic_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (nic_rc < 0)
+        code = EXIT_FAILED;
+    MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0 && measure_local(&cp.copy, &cp.reduce) != 0)
         code = EXIT_FAILED;
     MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -531,7 +623,9 @@ static int calibrate(const char *path, int rank, int nranks)
     if (rank == 0) {
         apply(&cp.node, &lr[0]);
         apply(&cp.net, &lr[1]);
-        describe(comment, 4096, nranks, nnodes, &lr[0], &lr[1]);
+        if (k < 2)
+            cp.nic = cp.net.beta;   /* a node's link is its one rank's */
+        describe(comment, 4096, nranks, nnodes, &lr[0], &lr[1], k);
         code = output(out, path, &cp, comment) == 0 ? EXIT_OK : EXIT_FAILED;
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -27,10 +27,24 @@
  *     costs node.latency more than a local copy, a record (plan_publish)
  *     nothing.
  *
- * Two ranks of one node use the `node` link, others the `net` link; a
- * node's barrier costs node.latency per step of a dissemination barrier.
- * The time of the call is the last rank's finish. Topology beyond node and
- * network (a fat tree's uplinks, a torus's hops) is not modelled.
+ * Two ranks of one node use the `node` link, others the `net` link (`far`
+ * between groups); a node's barrier costs node.latency per step of a
+ * dissemination barrier. The time of the call is the last rank's finish.
+ *
+ * Links shared beyond a rank's own give a message a floor on its wire
+ * time (share_link):
+ *
+ *   - a node's link, when the node holds several ranks: the off-node
+ *     messages of all its ranks, each way, nic seconds a byte;
+ *   - a group's links out and in (an oversubscribed fat tree's uplinks):
+ *     the far messages of all its ranks, each way, over links of group /
+ *     oversubscription hosts' bandwidth.
+ *
+ * Which messages meet on such a link is a matter of when their data are
+ * on the wire, known only once the replay has run: it runs once without
+ * these floors, then again with the floors the first run's times give.
+ *
+ * A torus's hops and a dragonfly's groups are not modelled.
  *
  * The replay needs every rank's plan: O(M log M) for M messages in all.
  */
@@ -49,6 +63,7 @@ typedef struct ev {
     size_t bytes;
     long match;          /* the matching event (send <-> receive) */
     double wire;         /* beta x the shared bytes on this side's link */
+    double floor;        /* the least wire time the shared links allow (share_link) */
     double t;            /* send: left the sender; receive: posted; < 0 unknown */
 } ev;
 
@@ -91,6 +106,7 @@ typedef struct replay {
     struct rx { double at, w, sent; } *rx;  /* one round's receives (finish_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
+    long heap_cap;           /* room in both */
 } replay;
 
 static int node_of(const replay *r, int rank)
@@ -135,45 +151,6 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* A group's links out and in (an oversubscribed network): the far bytes
- * that all its ranks send (receive) in their round x are taken to cross at
- * once, over links of group / oversubscription hosts' bandwidth; a far
- * message takes at least that long on the wire. */
-static int share_groups(replay *r, size_t maxrounds)
-{
-    const cost_params *cp = r->cp;
-    if (cp->group == 0 || cp->oversubscription <= 1)
-        return 0;
-    size_t ngroups = (size_t)r->nnodes / cp->group + 1;
-    double *out = calloc(ngroups * maxrounds, sizeof *out);
-    double *in = calloc(ngroups * maxrounds, sizeof *in);
-    if (!out || !in) {
-        free(out);
-        free(in);
-        return -1;
-    }
-    for (long i = 0; i < r->nevs; i++) {
-        const ev *e = &r->evs[i];
-        if (link_of(r, e->rank, e->peer) != &cp->far)
-            continue;
-        size_t g = (size_t)node_of(r, e->rank) / cp->group;
-        (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round] += (double)e->bytes;
-    }
-    double per_byte = cp->far.beta * cp->oversubscription / (double)cp->group;
-    for (long i = 0; i < r->nevs; i++) {
-        ev *e = &r->evs[i];
-        if (link_of(r, e->rank, e->peer) != &cp->far)
-            continue;
-        size_t g = (size_t)node_of(r, e->rank) / cp->group;
-        double t = per_byte * (e->kind == OP_SEND ? out : in)[g * maxrounds + (size_t)e->round];
-        if (t > e->wire)
-            e->wire = t;
-    }
-    free(out);
-    free(in);
-    return 0;
-}
-
 /* The events of every rank's rounds, matched, and their wire times. */
 static int build_events(replay *r)
 {
@@ -188,7 +165,7 @@ static int build_events(replay *r)
     r->round_ev = malloc((size_t)nrounds * sizeof *r->round_ev);
     r->rank_ev = malloc((size_t)r->p * sizeof *r->rank_ev);
     pair_key *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    size_t maxround = 1, maxrounds = 1, maxrank = 1;   /* ops: of a round, of a rank */
+    size_t maxround = 1, maxrank = 1;   /* ops: of a round, of a rank */
     int rc = -1;
     if (!r->evs || !r->round_ev || !r->rank_ev || !order)
         goto out;
@@ -196,8 +173,6 @@ static int build_events(replay *r)
     for (int q = 0; q < r->p; q++) {
         const plan *pl = &r->plans[q];
         r->rank_ev[q] = j;
-        if (pl->nrounds > maxrounds)
-            maxrounds = pl->nrounds;
         for (size_t x = 0; x < pl->nrounds; x++) {
             const plan_round *rd = &pl->rounds[x];
             r->round_ev[j++] = k;
@@ -208,7 +183,8 @@ static int build_events(replay *r)
                 if (op->kind != OP_SEND && op->kind != OP_RECV)
                     continue;
                 r->evs[k] = (ev){ .rank = q, .round = (int)x, .kind = op->kind,
-                                  .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1 };
+                                  .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1,
+                                  .wire = 0, .floor = 0 };
                 order[k] = (pair_key){ .src = op->kind == OP_SEND ? q : op->peer,
                                        .dst = op->kind == OP_SEND ? op->peer : q,
                                        .kind = op->kind, .i = k };
@@ -240,6 +216,7 @@ static int build_events(replay *r)
     r->scratch = malloc(maxround * sizeof *r->scratch);
     r->heap_f = malloc(maxrank * sizeof *r->heap_f);    /* a train of rounds (post_round) */
     r->heap_i = malloc(maxrank * sizeof *r->heap_i);
+    r->heap_cap = (long)maxrank;
     r->ps_at = malloc(maxrank * sizeof *r->ps_at);
     r->ps_w = malloc(maxrank * sizeof *r->ps_w);
     r->ps_done = malloc(maxrank * sizeof *r->ps_done);
@@ -249,7 +226,7 @@ static int build_events(replay *r)
         !r->scratch || !r->heap_f || !r->heap_i || !r->ps_at || !r->ps_w ||
         !r->ps_done || !r->ps_ix)
         goto out;
-    rc = share_groups(r, maxrounds);
+    rc = 0;
 out:
     free(order);
     return rc;
@@ -333,7 +310,7 @@ static void ps_link(replay *r, long n, const double *at, const double *w, double
 
 /* The sender's link shared fairly by sends [f, f + m) as they leave, one
  * overhead apart (ps_link). Each send's wire time: its finish less its
- * departure, at least what share_groups gave it. */
+ * departure, at least its floor (share_link). */
 static void ps_sends(replay *r, long f, long m)
 {
     long n = 0;
@@ -422,18 +399,23 @@ static void post_round(replay *r, int q)
         push(r, r->evs[i].peer);
 }
 
+/* When the data of send s (matched with receive v) start, both sides
+ * posted: at once up to eager bytes, else once the receive is posted too. */
+static double data_start(const replay *r, const ev *s, const ev *v)
+{
+    if (s->bytes > link_of(r, s->rank, s->peer)->eager && v->t > s->t)
+        return v->t;
+    return s->t;
+}
+
 /* When the message of send s (matched with receive v) arrives, if both
  * sides have posted; < 0 if not yet known. */
 static double arrival(const replay *r, const ev *s, const ev *v)
 {
-    const cost_link *l = link_of(r, s->rank, s->peer);
     if (s->t < 0 || v->t < 0)
         return -1;
-    double start = s->t;
-    if (s->bytes > l->eager && v->t > start)
-        start = v->t;
     double wire = s->wire > v->wire ? s->wire : v->wire;
-    return start + l->latency + wire;
+    return data_start(r, s, v) + link_of(r, s->rank, s->peer)->latency + wire;
 }
 
 static int cmp_rx(const void *x, const void *y)
@@ -544,11 +526,210 @@ static void advance(replay *r, int q)
     }
 }
 
+/* An off-node message on one side: the node whose link it crosses, the
+ * round it is in on that side, when its data start and are through in the
+ * run just replayed (share_link). */
+typedef struct flow {
+    int node, round;     /* node: or group; round < 0: any (sorted by node and start) */
+    double start, stop;
+    double bytes;
+    long send;           /* the send event */
+} flow;
+
+static int cmp_flow(const void *x, const void *y)
+{
+    const flow *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    if (a->round != b->round)
+        return a->round < b->round ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->send < b->send ? -1 : a->send > b->send;
+}
+
+/* A change of a link's load: at t, rate more (or less) bytes a second. */
+typedef struct bend {
+    double t, rate;
+    double bytes;        /* the bytes through the link by t (load_upto) */
+} bend;
+
+static int cmp_bend(const void *x, const void *y)
+{
+    const bend *a = x, *b = y;
+    return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* The bytes through a link by time t, from its bends bd[0..n) (sorted,
+ * with their bytes and, in rate, the load after each). */
+static double load_upto(const bend *bd, long n, double t)
+{
+    long lo = 0, hi = n;        /* the first bend after t */
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (bd[mid].t <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? 0 : bd[lo - 1].bytes + bd[lo - 1].rate * (t - bd[lo - 1].t);
+}
+
+/* Raises the floor of flow f's event on its side (1: the receive) to t. */
+static void raise_floor(replay *r, const flow *f, int side, double t)
+{
+    ev *e = &r->evs[f->send];
+    if (side)
+        e = &r->evs[e->match];
+    if (t > e->floor)
+        e->floor = t;
+}
+
+/* A shared link: a node's (groups 0: on nodes of several ranks, the
+ * off-node messages of all its ranks, nic seconds a byte), or a group's
+ * links (groups 1: its far messages, over group / oversubscription hosts'
+ * bandwidth), each way. Who meets whom there is taken from the run just
+ * replayed, where the link was not shared, in two ways; a message's floor
+ * (on the send for its side's link out, on the receive for the link in) is
+ * the larger:
+ *
+ *   - the bytes the link's messages moved while its data were on the wire
+ *     (each message's bytes spread evenly over its time on the wire), at
+ *     least its own: the link's load then (a tree's ranks, whose rounds do
+ *     not line up);
+ *   - the messages of the same round, shared fairly from when each one's
+ *     data start (ps_link: a round that floods the link, one message after
+ *     another, queues on it).
+ *
+ * Not the first run's messages of all rounds in one processor sharing: a
+ * round's messages would queue behind the round before's, whose shared
+ * time the second run spends before the round starts. 0, or -1 out of
+ * memory. */
+static int share_link(replay *r, int groups)
+{
+    const cost_params *cp = r->cp;
+    double per_byte = groups ? cp->far.beta * cp->oversubscription / (double)cp->group : cp->nic;
+    long n = 0;
+    for (long i = 0; i < r->nevs; i++) {
+        const ev *e = &r->evs[i];
+        n += e->kind == OP_SEND && node_of(r, e->rank) != node_of(r, e->peer);
+    }
+    if (n == 0)
+        return 0;
+    flow *f = malloc((size_t)n * sizeof *f);
+    bend *bd = malloc((size_t)(2 * n) * sizeof *bd);
+    double *at = malloc((size_t)n * sizeof *at), *w = malloc((size_t)n * sizeof *w);
+    double *done = malloc((size_t)n * sizeof *done);
+    int rc = -1;
+    if (!f || !bd || !at || !w || !done)
+        goto out;
+    if (n > r->heap_cap) {      /* ps_link's heap: one round of a node's messages */
+        double *hf = realloc(r->heap_f, (size_t)n * sizeof *hf);
+        if (hf)
+            r->heap_f = hf;
+        long *hi = realloc(r->heap_i, (size_t)n * sizeof *hi);
+        if (hi)
+            r->heap_i = hi;
+        if (!hf || !hi)
+            goto out;
+        r->heap_cap = n;
+    }
+    for (int side = 0; side < 2; side++) {      /* 0: out of the sender's node, 1: in */
+        long m = 0;
+        for (long i = 0; i < r->nevs; i++) {
+            const ev *e = &r->evs[i], *v = &r->evs[e->match];
+            if (e->kind != OP_SEND || node_of(r, e->rank) == node_of(r, e->peer))
+                continue;
+            int nd = node_of(r, side ? e->peer : e->rank);
+            if (groups ? link_of(r, e->rank, e->peer) != &cp->far : r->ns[nd].size < 2)
+                continue;
+            if (groups)
+                nd = (int)((size_t)nd / cp->group);
+            double t0 = data_start(r, e, v), wire = e->wire > v->wire ? e->wire : v->wire;
+            f[m++] = (flow){ nd, -1, t0, t0 + wire, (double)e->bytes, i };
+        }
+        /* the load while each message was on the wire: by node */
+        qsort(f, (size_t)m, sizeof *f, cmp_flow);
+        for (long a = 0, b; a < m; a = b) {     /* one node's: f[a..b) */
+            long nb = 0;
+            for (b = a; b < m && f[b].node == f[a].node; b++) {
+                double len = f[b].stop - f[b].start;
+                if (len > 0) {
+                    bd[nb++] = (bend){ f[b].start, f[b].bytes / len, 0 };
+                    bd[nb++] = (bend){ f[b].stop, -f[b].bytes / len, 0 };
+                }
+            }
+            qsort(bd, (size_t)nb, sizeof *bd, cmp_bend);
+            for (long x = 0; x < nb; x++) {     /* bytes by each bend, load after it */
+                bd[x].bytes = x ? bd[x - 1].bytes + bd[x - 1].rate * (bd[x].t - bd[x - 1].t) : 0;
+                bd[x].rate += x ? bd[x - 1].rate : 0;
+            }
+            for (long j = a; j < b; j++) {
+                double through = load_upto(bd, nb, f[j].stop) - load_upto(bd, nb, f[j].start);
+                raise_floor(r, &f[j], side,
+                            (through > f[j].bytes ? through : f[j].bytes) * per_byte);
+            }
+        }
+        /* the round's messages: by node, round and start */
+        for (long j = 0; j < m; j++) {
+            const ev *e = &r->evs[f[j].send];
+            f[j].round = side ? r->evs[e->match].round : e->round;
+        }
+        qsort(f, (size_t)m, sizeof *f, cmp_flow);
+        for (long a = 0, b; a < m; a = b) {     /* one node's round: f[a..b) */
+            for (b = a; b < m && f[b].node == f[a].node && f[b].round == f[a].round; b++) {
+                at[b - a] = f[b].start;
+                w[b - a] = f[b].bytes * per_byte;
+            }
+            ps_link(r, b - a, at, w, done);
+            for (long j = a; j < b; j++)
+                raise_floor(r, &f[j], side, done[j - a] - f[j].start);
+        }
+    }
+    rc = 0;
+out:
+    free(f);
+    free(bd);
+    free(at);
+    free(w);
+    free(done);
+    return rc;
+}
+
+/* One replay from the events' floors, rank q starting at start[q] (NULL:
+ * 0): 0, or -1 when the plans do not match (a rank stuck). */
+static int run(replay *r, const double *start)
+{
+    memset(r->rs, 0, (size_t)r->p * sizeof *r->rs);
+    for (int i = 0; i < r->nnodes; i++)
+        r->ns[i] = (node_state){ .size = r->ns[i].size };
+    for (long i = 0; i < r->nevs; i++) {
+        r->evs[i].t = -1;
+        r->evs[i].wire = r->evs[i].floor;
+    }
+    r->qhead = r->qlen = 0;
+    for (int q = 0; q < r->p; q++) {
+        r->rs[q].t = start ? start[q] : 0;
+        push(r, q);
+    }
+    while (r->qlen > 0) {
+        int q = r->queue[r->qhead];
+        r->qhead = (r->qhead + 1) % r->p;
+        r->qlen--;
+        r->rs[q].queued = 0;
+        advance(r, q);
+    }
+    for (int q = 0; q < r->p; q++)
+        if (r->rs[q].round < r->plans[q].nrounds)
+            return -1;
+    return 0;
+}
+
 int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_params *cp,
                 const double *start, double *finish)
 {
     replay r = { .plans = plans, .p = p, .node_of = node_of_in, .cp = cp };
-    int rc = -1;
+    int rc = -1, shared = 0;
     r.rs = calloc((size_t)p, sizeof *r.rs);
     r.queue = malloc((size_t)p * sizeof *r.queue);
     r.nnodes = 0;
@@ -559,23 +740,17 @@ int cost_replay(const plan *plans, int p, const int *node_of_in, const cost_para
     if (!r.rs || !r.queue || !r.ns || build_events(&r))
         goto out;
     for (int q = 0; q < p; q++)
-        r.ns[node_of(&r, q)].size++;
-    for (int q = 0; q < p; q++) {
-        r.rs[q].t = start ? start[q] : 0;
-        push(&r, q);
-    }
-    while (r.qlen > 0) {
-        int q = r.queue[r.qhead];
-        r.qhead = (r.qhead + 1) % p;
-        r.qlen--;
-        r.rs[q].queued = 0;
-        advance(&r, q);
-    }
-    for (int q = 0; q < p; q++) {
-        if (r.rs[q].round < plans[q].nrounds)
-            goto out;           /* stuck: the plans do not match */
+        shared |= ++r.ns[node_of(&r, q)].size > 1;
+    if (run(&r, start))
+        goto out;
+    /* nodes of several ranks, or oversubscribed groups: again, with their
+     * links shared as the first run timed the messages on them */
+    int groups = cp->group > 0 && cp->oversubscription > 1;
+    if ((shared && share_link(&r, 0)) || (groups && share_link(&r, 1)) ||
+        ((shared || groups) && run(&r, start)))
+        goto out;
+    for (int q = 0; q < p; q++)
         finish[q] = r.rs[q].t;
-    }
     rc = 0;
 out:
     free(r.rs);

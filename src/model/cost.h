@@ -19,6 +19,9 @@
  *     group 16                   nodes a group (a fat tree's leaf), 0: one
  *     far.latency ...            the six of a link between two groups
  *     oversubscription 2         a group's hosts' bandwidth over its links out
+ *     nic 1e-10                  s per byte of a node's network link, each
+ *                                way: the off-node messages of all its ranks
+ *                                share it (calibrate: k streams at once)
  *     copy 1e-10                 s per byte of a local copy
  *     reduce 2.5e-10             s per byte of a local reduction
  *
@@ -56,6 +59,9 @@ typedef struct cost_params {
     cost_link far;          /* two nodes of different groups */
     size_t group;           /* nodes a group (a leaf switch), 0: one group */
     double oversubscription;/* a group's hosts' bandwidth over its links' out */
+    double nic;             /* s per byte of a node's network link, each way, shared
+                             * by the off-node messages of all the node's ranks (one
+                             * message alone: at most 1 / net.beta, far.beta) */
     double copy;            /* s per byte copied */
     double reduce;          /* s per byte reduced */
 } cost_params;
@@ -76,7 +82,8 @@ int cost_read(const char *path, cost_params *cp, char *err, size_t errlen);
 int cost_write(FILE *f, const cost_params *cp, const char *comment);
 
 /* Replays one call: every rank's plan (plans[r] for rank r of p),
- * node_of[r] the node of rank r (NULL: one rank a node), rank r starting
+ * node_of[r] the node of rank r (NULL: one rank a node; a node of several
+ * ranks shares its link, nic, among their off-node messages), rank r starting
  * at start[r] (NULL: all at 0). 0 and finish[0..p-1], when each rank is
  * done; -1 when memory ran out or the plans do not match (a message
  * without its receive). */

@@ -42,6 +42,10 @@
  * one group (far = net, never used). calibrate cannot see groups at two
  * ranks; platforms/<name>.params give them for the simulated platforms.
  *
+ * nic: a node's link carries what one stream does (net.beta): the study's
+ * platforms, where a node's ranks share one host link. calibrate measures
+ * it with k ranks of a node streaming to k ranks of another at once.
+ *
  * copy: 10 GB/s, memcpy of buffers larger than the caches on such a
  * server; reduce: 4 GB/s, a float sum streaming two inputs and one output.
  */
@@ -54,6 +58,7 @@ void cost_defaults(cost_params *cp)
                   .recv_overhead = 1e-7, .eager = 4096, .detach = 4096 },
         .group = 0,
         .oversubscription = 1,
+        .nic = 1e-10,
         .copy = 1e-10,
         .reduce = 2.5e-10,
     };
@@ -108,6 +113,8 @@ static const struct key {
       "bytes that free the sender at once" },
     { "oversubscription", offsetof(cost_params, oversubscription), RATIO,
       "a group's hosts over its links out" },
+    { "nic", offsetof(cost_params, nic), POSITIVE,
+      "s per byte of a node's link, its ranks' off-node messages together" },
     { "copy", offsetof(cost_params, copy), NONNEG, "s per byte copied" },
     { "reduce", offsetof(cost_params, reduce), NONNEG, "s per byte reduced" },
 };

@@ -10,6 +10,11 @@
 #                      smpi/send-is-detached-thresh (65536 by default)
 #                      detached, without its receive; the largest power of
 #                      two below it
+#   nic                1e-10 within 10%, and the comment says it was not
+#                      measured (one rank a node: net.beta)
+# Then on 16 ranks of platforms/cluster8.xml (two nodes of 8 ranks): nic
+# 8e-11 within 10% (the node's 12.5 GB/s link with the 8 streams on it;
+# a slope not divided by the 8 streams would be 6.4e-10).
 # Run with the settings of tools/sim/sim.py (simulation without local
 # computation, the library privatised per rank). Needs build-smpi/
 # (scripts/smpi-build.sh; run.sh builds it first). Prints the file; exits 1
@@ -20,16 +25,20 @@ build=${SMPI_BUILD:-build-smpi}
 [ -x "$build/mpicoll" ] || { echo "smpi calibrate: $build/mpicoll missing: run scripts/smpi-build.sh" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tools/sim/sim.py hostfile flat 2 > "$tmp/hosts"
-# smpirun's privatised copies of the library go to TMPDIR (see sim.py)
-if ! TMPDIR=$tmp timeout 300 smpirun -platform platforms/flat.xml -hostfile "$tmp/hosts" -np 2 \
-    --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
-    "$build/mpicoll" calibrate -o "$tmp/params" > "$tmp/log" 2>&1; then
-  cat "$tmp/log" >&2
-  echo "smpi calibrate: mpicoll calibrate failed" >&2
-  exit 1
-fi
+# calibrate PLATFORM NP OUT: mpicoll calibrate on NP ranks of PLATFORM into OUT
+calibrate() {
+  tools/sim/sim.py hostfile "$1" "$2" > "$tmp/hosts"
+  # smpirun's privatised copies of the library go to TMPDIR (see sim.py)
+  if ! TMPDIR=$tmp timeout 300 smpirun -platform "platforms/$1.xml" -hostfile "$tmp/hosts" -np "$2" \
+      --cfg=smpi/simulate-computation:no \
+      --cfg=smpi/privatize-libs:"$PWD/$build/libmpicoll.so.0" \
+      "$build/mpicoll" calibrate -o "$3" > "$tmp/log" 2>&1; then
+    cat "$tmp/log" >&2
+    echo "smpi calibrate: mpicoll calibrate failed on $1" >&2
+    exit 1
+  fi
+}
+calibrate flat 2 "$tmp/params"
 cat "$tmp/params"
 awk '
   function near(key, want, tol) {
@@ -43,6 +52,7 @@ awk '
     if (v[key] != want) { printf "smpi calibrate: %s is %s, not %s\n", key, v[key], want; bad = 1 }
   }
   /^# node\.\*: not measured/ { unmeasured = 1 }
+  /^# nic: not measured/ { nic_unmeasured = 1 }
   !/^#/ && NF >= 2 { v[$1] = $2 + 0 }
   END {
     near("net.latency", 1e-6, 0.10)
@@ -52,7 +62,17 @@ awk '
     exactly("copy", 0)
     exactly("reduce", 0)
     exactly("net.eager", 32768)
+    near("nic", 1e-10, 0.10)
+    if (!nic_unmeasured) { print "smpi calibrate: the comment does not say nic was not measured"; bad = 1 }
     if (!unmeasured) { print "smpi calibrate: the comment does not say node.* was not measured"; bad = 1 }
     exit bad
   }' "$tmp/params"
 echo "smpi calibrate: flat's network measured as the platform says"
+
+calibrate cluster8 16 "$tmp/params8"
+grep -E '^(# nic|nic )' "$tmp/params8"
+awk '!/^#/ && $1 == "nic" { n = $2 + 0 }
+  END {
+    if (n < 8e-11 * 0.9 || n > 8e-11 * 1.1) { printf "smpi calibrate: cluster8 nic is %g, not 8e-11 within 10%%\n", n; exit 1 }
+  }' "$tmp/params8"
+echo "smpi calibrate: cluster8's node link measured with its 8 streams"

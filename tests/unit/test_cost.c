@@ -1,7 +1,8 @@
 /*
  * The cost model's parameter file (src/model/cost.h, cost_params.c): the
  * defaults, a full file and a partial one, cost_write read back by
- * cost_read, and every error with its file:line.
+ * cost_read, and every error with its file:line. The replay (cost.c) on
+ * nodes of several ranks: their off-node messages share the node's link.
  *
  *   test_cost          the tests
  *   test_cost FILE     reads FILE with cost_read: exit 0, or the message
@@ -51,7 +52,8 @@ static int same_params(const cost_params *a, const cost_params *b)
 {
     const cost_link *l[3] = { &a->node, &a->net, &a->far }, *m[3] = { &b->node, &b->net, &b->far };
     int same = close6(a->copy, b->copy) && close6(a->reduce, b->reduce) &&
-               a->group == b->group && close6(a->oversubscription, b->oversubscription);
+               a->group == b->group && close6(a->oversubscription, b->oversubscription) &&
+               close6(a->nic, b->nic);
     for (int i = 0; i < 3; i++)
         same = same && close6(l[i]->latency, m[i]->latency) && close6(l[i]->beta, m[i]->beta) &&
                close6(l[i]->send_overhead, m[i]->send_overhead) &&
@@ -134,6 +136,7 @@ static void test_round_trip(void)
     cp.group = 16;
     cp.far.latency = 2e-6;
     cp.oversubscription = 2.5;
+    cp.nic = 4.5e-11;
     snprintf(path, sizeof path, "%s/written", dir);
     FILE *f = fopen(path, "w");
     expect(f && cost_write(f, &cp, "mpicoll calibrate\nline two\n\nafter a blank") == 0,
@@ -153,7 +156,7 @@ static void test_round_trip(void)
         line[0] == '#' ? comments++ : keys++;
     if (f)
         fclose(f);
-    expect(keys == 22, "cost_write writes the 22 keys");
+    expect(keys == 23, "cost_write writes the 23 keys");
     expect(comments == 4, "the comment's 4 lines, each after #");
 
     FILE *full = fopen("/dev/full", "w");
@@ -315,6 +318,131 @@ static void test_call_bytes(void)
     }
 }
 
+/* ---- the replay on nodes of several ranks --------------------------------- */
+
+/* The test plans: rank r < k sends `block` bytes to rank r + k (kind 0:
+ * one message each, all in round 0), or (kind 1) receives them. */
+static void stream_plan(plan *pl, const plan_args *a)
+{
+    int k = a->p / 2;
+    if (a->rank < k)
+        plan_send(pl, BUF_SEND, 0, a->block, a->rank + k);
+    else
+        plan_recv(pl, BUF_RECV, 0, a->block, a->rank - k);
+    plan_end_round(pl);
+}
+
+/* The last finish of a replay of p ranks of `builder` (node_of: as given);
+ * < 0 on failure. */
+static double replay_time(plan_builder builder, int p, size_t block, const int *node_of,
+                          const cost_params *cp)
+{
+    plan pl[64];
+    double finish[64], last = -1;
+    int built = 0;
+    for (; built < p; built++) {
+        plan_args a = { .p = p, .rank = built, .block = block };
+        if (plan_build(&pl[built], builder, &a))
+            break;
+    }
+    if (built == p && cost_replay(pl, p, node_of, cp, NULL, finish) == 0)
+        for (int q = 0; q < p; q++)
+            last = finish[q] > last ? finish[q] : last;
+    for (int q = 0; q < built; q++)
+        plan_free(&pl[q]);
+    return last;
+}
+
+/* k ranks of node 0 each send 1 MiB to one of k ranks of node 1, at once:
+ * the two nodes' links carry k streams, so the last arrives after k times
+ * one stream's time on the link (o_s + L + k n nic + o_r); on nodes of one
+ * rank each stream has its own link (o_s + L + n beta + o_r). The old
+ * model shared only each rank's own link: all k in one stream's time. */
+static void test_node_link(void)
+{
+    enum { K = 8, N = 1 << 20 };
+    cost_params cp;
+    cost_defaults(&cp);
+    int two_nodes[2 * K], own[2 * K];
+    for (int q = 0; q < 2 * K; q++) {
+        two_nodes[q] = q / K;
+        own[q] = q;
+    }
+    double one = cp.net.send_overhead + cp.net.latency + N * cp.net.beta + cp.net.recv_overhead;
+    double t = replay_time(stream_plan, 2 * K, N, own, &cp);
+    expect(close6(t, one), "k streams between nodes of one rank: one stream's time each");
+    t = replay_time(stream_plan, 2 * K, N, two_nodes, &cp);
+    double shared = cp.net.send_overhead + cp.net.latency + K * (double)N * cp.nic +
+                    cp.net.recv_overhead;
+    expect(fabs(t - shared) <= 1e-3 * shared, "k ranks of a node streaming off it at once: "
+           "k times one stream's time on the node's link");
+    if (fabs(t - shared) > 1e-3 * shared)
+        printf("  (%.6g s, want %.6g)\n", t, shared);
+    /* a link that carries k streams' worth (a NIC faster than one stream) */
+    cp.nic = cp.net.beta / K;
+    t = replay_time(stream_plan, 2 * K, N, two_nodes, &cp);
+    expect(close6(t, one), "a node's link of k streams' bandwidth: one stream's time");
+    /* inside a node the link is not used: k pairs of one node */
+    cost_defaults(&cp);
+    int one_node[2 * K] = { 0 };
+    t = replay_time(stream_plan, 2 * K, N, one_node, &cp);
+    double inside = cp.node.send_overhead + cp.node.latency + N * cp.node.beta +
+                    cp.node.recv_overhead;
+    expect(close6(t, inside), "messages inside a node do not share its network link");
+}
+
+/* Rank 0 of node 0 sends to ranks of node 1 and node 2; rank 1 of node 0
+ * receives from a rank of node 1: the node's link is shared each way, its
+ * two directions apart (full duplex). */
+static void duplex_plan(plan *pl, const plan_args *a)
+{
+    /* nodes: {0, 1}, {2, 3}: 0 -> 2 and 3 -> 1 at once */
+    if (a->rank == 0)
+        plan_send(pl, BUF_SEND, 0, a->block, 2);
+    else if (a->rank == 2)
+        plan_recv(pl, BUF_RECV, 0, a->block, 0);
+    else if (a->rank == 3)
+        plan_send(pl, BUF_SEND, 0, a->block, 1);
+    else
+        plan_recv(pl, BUF_RECV, 0, a->block, 3);
+    plan_end_round(pl);
+}
+
+static void test_node_duplex(void)
+{
+    enum { N = 1 << 20 };
+    cost_params cp;
+    cost_defaults(&cp);
+    int nodes[4] = { 0, 0, 1, 1 };
+    double one = cp.net.send_overhead + cp.net.latency + N * cp.net.beta + cp.net.recv_overhead;
+    expect(close6(replay_time(duplex_plan, 4, N, nodes, &cp), one),
+           "a node's link out and in are apart: one stream's time each way");
+}
+
+/* Groups of 2 nodes of one rank, oversubscribed 2:1 (their links out
+ * carry one host's bandwidth): the 2 ranks of group 0 streaming to the 2
+ * of group 1 at once take twice one stream's time on the wire; inside a
+ * group, one stream's time. */
+static void test_group_links(void)
+{
+    enum { N = 1 << 20 };
+    cost_params cp;
+    cost_defaults(&cp);
+    cp.group = 2;
+    cp.oversubscription = 2;
+    cp.far = cp.net;
+    double one = cp.net.send_overhead + cp.net.latency + N * cp.net.beta + cp.net.recv_overhead;
+    double t = replay_time(stream_plan, 4, N, NULL, &cp);
+    double shared = one + N * cp.net.beta;
+    expect(fabs(t - shared) <= 1e-3 * shared, "2 streams out of a group of 2:1 links: twice "
+           "one stream's time on the wire");
+    if (fabs(t - shared) > 1e-3 * shared)
+        printf("  (%.6g s, want %.6g)\n", t, shared);
+    cp.group = 4;
+    expect(close6(replay_time(stream_plan, 4, N, NULL, &cp), one),
+           "the same streams inside one group: one stream's time");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -338,6 +466,9 @@ int main(int argc, char **argv)
     test_errors();
     test_choose();
     test_call_bytes();
+    test_node_link();
+    test_node_duplex();
+    test_group_links();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -28,7 +28,9 @@
 # 4 and between their sizes, in results/bands/; tools/sim/fit.py scores the
 # rules on them), pass18-auto, pass19 (the same 17 to 128 ranks at the
 # larger sizes), pass19-auto, pass20 (barrier, gather, scatter and alltoall
-# on 17 to 128 ranks), pass20-auto, or all. Each NAME
+# on 17 to 128 ranks), pass20-auto, pass21 (many ranks a node, in
+# results/multicore/: the six collectives of the cost model's accuracy on
+# the multi-core platforms at 64 ranks, and at 256 up to 64 KiB), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -138,6 +140,16 @@ runs() {
             echo "$C --np 17,24,32,48,100,128 --platform $P -m 8,1K,4K,16K,64K,256K -a auto --builtins none --timeout 900" ;;
         *) return 1 ;;
         esac ;;
+    # pass 21 (results/multicore/): many ranks a node (platforms flat8,
+    # multicore (16 a node), flat64, fattree8, fattree16, fattree64 and
+    # issue #39's cluster8): every mpicoll algorithm of the six collectives
+    # the cost model is held to (docs/scale.md, "Many ranks a node")
+    # (-upto64K: 8 B to 64 KiB, where 1 MiB at 256 ranks would not fit the
+    # session's time)
+    multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
+        M=8,1K,64K,1M
+        case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
+        echo "$C --np $NP --platform $P -m $M --builtins none --timeout 900" ;;
     # pass 15: allreduce's large vectors on 17 to 48 ranks, not powers of two
     allreduce-flat-np17-48-big|allreduce-fattree-np17-48-big) P=${1#allreduce-}; P=${P%%-*}
         echo "allreduce --np 17,24,48 --platform $P -m 256K,1M -a rabenseifner,ring,segmented_ring:segsize=65536,auto --builtins none" ;;
@@ -522,7 +534,17 @@ group() {
                      bands/alltoall-$p-np17-128-auto bands/alltoall-$p-np17-128-large-auto \
                      bands/alltoall-$p-np16-64-mid-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto; do group $c; done ;;
+    pass21) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                for c in allgather allreduce alltoall bcast reduce reduce_scatter_block; do
+                    echo multicore/$c-$p-np64
+                done
+            done
+            for p in flat8 fattree8 flat64 fattree64; do
+                for c in allgather allreduce alltoall bcast reduce reduce_scatter_block; do
+                    echo multicore/$c-$p-np256-upto64K
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21; do group $c; done ;;
     *) return 1 ;;
     esac
 }

@@ -226,7 +226,8 @@ def params(runner):
     """The cost model's parameter file for the platform (src/model/cost.h),
     cached in the build directory: `mpicoll calibrate` under smpirun on the
     platform's first ranks (node.* where a host holds several, net.* between
-    two hosts); on a platform of groups (mpicoll/group), calibrate again
+    two hosts, nic with the ranks of the first host streaming to those of
+    the second at once: two hosts' ranks); on a platform of groups (mpicoll/group), calibrate again
     between hosts of two groups for far.*, and group and oversubscription
     from the platform's properties. net.eager and far.eager are set to 0,
     their detach left as measured: SMPI frees the sender of a message below
@@ -249,7 +250,7 @@ def params(runner):
         with open(out) as f:
             return f.read().splitlines()
 
-    lines = calibrate_on(plat.ranks_per_host + 1)
+    lines = calibrate_on(2 * plat.ranks_per_host)
     values = {}
     if plat.group:
         far = calibrate_on(2, hosts=[plat.hosts[0], plat.hosts[plat.group]])
