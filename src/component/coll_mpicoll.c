@@ -67,6 +67,7 @@ OMPI_DECLSPEC OBJ_CLASS_DECLARATION(ompi_coll_base_nbc_request_t);
 
 #include "../api/api.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,8 @@ static int progress(void)
     return request_progress(&rc);
 }
 
+static void requests_fini(void);
+
 static int component_open(void)
 {
     select_set_source(setting);
@@ -195,6 +198,7 @@ static int component_open(void)
 static int component_close(void)
 {
     opal_progress_unregister(progress);
+    requests_fini();
     select_set_source(NULL);
     return OMPI_SUCCESS;
 }
@@ -211,6 +215,7 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads)
 typedef struct mpicoll_ompi_request {
     ompi_coll_base_nbc_request_t super;
     mpicoll_request inner;      /* the runtime's request */
+    struct mpicoll_ompi_request *next;  /* in the free list */
 } mpicoll_ompi_request;
 
 static int request_start_fn(size_t count, ompi_request_t **requests);
@@ -229,6 +234,54 @@ static void request_construct(mpicoll_ompi_request *r)
 
 static OBJ_CLASS_INSTANCE(mpicoll_ompi_request, ompi_coll_base_nbc_request_t, request_construct,
                           NULL);
+
+/* Requests come from a free list and go back to it (as libnbc's): a call
+ * made again and again allocates nothing, and a freed request's memory
+ * stays valid for the MPI layer, whose retention of a persistent call's
+ * datatypes and operation (ompi_coll_base_retain_op: free_objs_callback)
+ * reads the request after its free function returned. Released at close. */
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static mpicoll_ompi_request *free_requests;     /* linked by `next` */
+
+static void requests_fini(void)
+{
+    pthread_mutex_lock(&free_lock);
+    while (free_requests) {
+        mpicoll_ompi_request *r = free_requests;
+        free_requests = r->next;
+        OBJ_RELEASE(r);
+    }
+    pthread_mutex_unlock(&free_lock);
+}
+
+/* A request from the free list (or new), as a new one: the fields the MPI
+ * layer's retention changes set back (request_construct's, and coll/base's
+ * nbc_req_cons'). */
+static mpicoll_ompi_request *request_get(void)
+{
+    pthread_mutex_lock(&free_lock);
+    mpicoll_ompi_request *r = free_requests;
+    if (r)
+        free_requests = r->next;
+    pthread_mutex_unlock(&free_lock);
+    if (!r)
+        return OBJ_NEW(mpicoll_ompi_request);
+    r->super.super.req_free = request_free_fn;
+    memset(&r->super.cb, 0, sizeof r->super.cb);
+    r->super.req_complete_cb_data = NULL;
+    memset(&r->super.data, 0, sizeof r->super.data);
+    r->inner = MPICOLL_REQUEST_NULL;
+    return r;
+}
+
+static void request_put(mpicoll_ompi_request *r)
+{
+    OMPI_REQUEST_FINI(&r->super.super);
+    pthread_mutex_lock(&free_lock);
+    r->next = free_requests;
+    free_requests = r;
+    pthread_mutex_unlock(&free_lock);
+}
 
 /* The runtime's completion (call_mode.done), from request_progress. */
 static void request_done(void *arg, int rc)
@@ -270,8 +323,7 @@ static int request_free_fn(ompi_request_t **request)
         return MPI_ERR_REQUEST;
     if (r->inner)
         request_release(r->inner);
-    OMPI_REQUEST_FINI(&r->super.super);
-    OBJ_RELEASE(r);
+    request_put(r);
     *request = MPI_REQUEST_NULL;
     return OMPI_SUCCESS;
 }
@@ -290,7 +342,7 @@ static int ours(const coll_args *a, call_mode *m, int *rc);
  * until MPI_Start. Returns 0 when it goes to the library instead (ours). */
 static int request_call(const coll_args *a, int persistent, ompi_request_t **out, int *rc)
 {
-    mpicoll_ompi_request *r = OBJ_NEW(mpicoll_ompi_request);
+    mpicoll_ompi_request *r = request_get();
     if (!r) {
         *rc = MPI_ERR_NO_MEM;
         return 1;
@@ -307,8 +359,7 @@ static int request_call(const coll_args *a, int persistent, ompi_request_t **out
         *out = q;
         return 1;
     }
-    OMPI_REQUEST_FINI(q);
-    OBJ_RELEASE(r);
+    request_put(r);
     return taken;
 }
 

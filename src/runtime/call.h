@@ -101,6 +101,9 @@ int request_run_once(req_t **req);
  * communicator's shared-memory pool (before the pool is freed). */
 void request_drain_shm(struct shm_state *shm);
 
+/* Frees the request this thread keeps for reuse (at MPI_Finalize). */
+void request_spare_free(void);
+
 /* The mode a call runs in: as given (a request's handle set to null until
  * the call makes the request), or, for a blocking call of a collective set
  * to MPICOLL_<COLL>=nb, as a request in *nb (which the caller completes

@@ -48,6 +48,7 @@ void ready_plan_free(ready_plan *rp)
     exec_types_free(&rp->pl, rp->types);
     plan_free(&rp->pl);
     free(rp->reqs);
+    free(rp->scratch);
     memset(rp, 0, sizeof *rp);
 }
 
@@ -62,15 +63,15 @@ static void drop_plan(cached_plan *c)
 /* Drops one reference; the last one frees the state and its duplicate. */
 static int state_unref(comm_state *st)
 {
-    pthread_mutex_lock(&state_lock);
-    int last = --st->refs == 0;
-    if (last)
-        live--;
-    pthread_mutex_unlock(&state_lock);
-    if (!last)
+    if (atomic_fetch_sub(&st->refs, 1) != 1)
         return MPI_SUCCESS;
-    for (int i = 0; i < PLAN_CACHE; i++)
+    pthread_mutex_lock(&state_lock);
+    live--;
+    pthread_mutex_unlock(&state_lock);
+    for (int i = 0; i < PLAN_CACHE; i++) {
         drop_plan(&st->cache[i]);
+        drop_plan(&st->lent[i].e);  /* all idle: every request held a reference */
+    }
     free(st->scratch);
     free(st->node_of);
     if (st->domain != MPI_COMM_NULL)
@@ -97,9 +98,7 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
 
 void comm_state_retain(comm_state *st)
 {
-    pthread_mutex_lock(&state_lock);
-    st->refs++;
-    pthread_mutex_unlock(&state_lock);
+    atomic_fetch_add(&st->refs, 1);
 }
 
 void comm_state_release(comm_state *st)
@@ -126,6 +125,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
         CHECK(PMPI_Comm_delete_attr(MPI_COMM_WORLD, state_key));
 out:
     shm_idle_free();
+    request_spare_free();
     pthread_mutex_lock(&state_lock);
     free(world_domain);
     world_domain = NULL;
@@ -554,6 +554,85 @@ void comm_cma_fallback(const comm_state *st, const coll_algo *algo, int *param)
             param[k] = 0;
 }
 
+/* Sets a free slot's key: the call, with its own copy of the counts. */
+static int key_set(cached_plan *slot, const coll_desc *c, const choice *ch, plan_args *a)
+{
+    size_t *counts = NULL;
+    const size_t np = (size_t)a->p;
+    if (a->count || a->scount) {    /* both sides */
+        if (!(counts = malloc(4 * np * sizeof *counts)))
+            return MPI_ERR_NO_MEM;
+        if (a->count) {
+            memcpy(counts, a->count, np * sizeof *counts);
+            memcpy(counts + np, a->displ, np * sizeof *counts);
+            a->count = counts;
+            a->displ = counts + np;
+        }
+        if (a->scount) {
+            memcpy(counts + 2 * np, a->scount, np * sizeof *counts);
+            memcpy(counts + 3 * np, a->sdispl, np * sizeof *counts);
+            a->scount = counts + 2 * np;
+            a->sdispl = counts + 3 * np;
+        }
+    }
+    slot->counts = counts;
+    slot->coll = c;
+    slot->algo = ch->algo;
+    slot->args = *a;
+    return MPI_SUCCESS;
+}
+
+/* A request's plan: the idle one of the same call, or built, its slot
+ * taken when one is empty or idle (the least recently used). Only the
+ * thread that makes the communicator's collectives (MPI orders them)
+ * takes slots, so an idle slot stays idle until it does; the owners of
+ * requests give them back from any thread: the slot's key and plan are
+ * written before `out` is cleared (release), read after it is seen
+ * clear (acquire). */
+static int request_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args *a,
+                        ready_plan *own)
+{
+    lent_plan *slot = NULL;
+    st->lent_tick++;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        lent_plan *e = &st->lent[i];
+        if (atomic_load_explicit(&e->out, memory_order_acquire))
+            continue;
+        if (same(&e->e, c, ch, a)) {
+            *own = e->e.rp;
+            own->lease = i + 1;
+            e->e.used = st->lent_tick;
+            atomic_store_explicit(&e->out, 1, memory_order_relaxed);
+            return MPI_SUCCESS;
+        }
+        if (!slot || e->e.used < slot->e.used)
+            slot = e;
+    }
+    int rc = ready_plan_make(st, ch, a, own);
+    if (rc != MPI_SUCCESS || !slot)
+        return rc;
+    drop_plan(&slot->e);
+    if (key_set(&slot->e, c, ch, a) == MPI_SUCCESS) {
+        slot->e.used = st->lent_tick;
+        own->lease = (int)(slot - st->lent) + 1;
+        atomic_store_explicit(&slot->out, 1, memory_order_relaxed);
+    }
+    return MPI_SUCCESS;
+}
+
+void comm_state_plan_drop(comm_state *st, ready_plan *rp)
+{
+    if (!rp->lease) {
+        ready_plan_free(rp);
+        return;
+    }
+    lent_plan *e = &st->lent[rp->lease - 1];
+    e->e.rp = *rp;
+    e->e.rp.lease = 0;
+    atomic_store_explicit(&e->out, 0, memory_order_release);
+    memset(rp, 0, sizeof *rp);
+}
+
 int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
                            const ready_plan **rp, ready_plan *own)
 {
@@ -563,9 +642,8 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
     comm_cma_fallback(st, ch->algo, a.param);
     a.node_of = NULL;
     if (own) {
-        int rc = ready_plan_make(st, ch, &a, own);
         *rp = own;
-        return rc;
+        return request_plan(st, c, ch, &a, own);
     }
     cached_plan *slot = &st->cache[0];
     st->tick++;
@@ -580,33 +658,11 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
             slot = e;
     }
     drop_plan(slot);
-    size_t *counts = NULL;
-    const size_t np = (size_t)a.p;
-    if (a.count || a.scount) {  /* the key keeps its own copy of the counts, both sides */
-        if (!(counts = malloc(4 * np * sizeof *counts)))
-            return MPI_ERR_NO_MEM;
-        if (a.count) {
-            memcpy(counts, a.count, np * sizeof *counts);
-            memcpy(counts + np, a.displ, np * sizeof *counts);
-            a.count = counts;
-            a.displ = counts + np;
-        }
-        if (a.scount) {
-            memcpy(counts + 2 * np, a.scount, np * sizeof *counts);
-            memcpy(counts + 3 * np, a.sdispl, np * sizeof *counts);
-            a.scount = counts + 2 * np;
-            a.sdispl = counts + 3 * np;
-        }
-    }
     int rc = ready_plan_make(st, ch, &a, &slot->rp);
-    if (rc != MPI_SUCCESS) {
-        free(counts);
+    if (rc == MPI_SUCCESS && (rc = key_set(slot, c, ch, &a)) != MPI_SUCCESS)
+        ready_plan_free(&slot->rp);
+    if (rc != MPI_SUCCESS)
         return rc;
-    }
-    slot->counts = counts;
-    slot->coll = c;
-    slot->algo = ch->algo;
-    slot->args = a;
     slot->used = st->tick;
     *rp = &slot->rp;
     return MPI_SUCCESS;

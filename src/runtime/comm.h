@@ -9,6 +9,7 @@
 #define MPICOLL_RUNTIME_COMM_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include "exec.h"
 #include "../model/choose.h"
 
@@ -41,6 +42,13 @@ typedef struct cached_plan {
     ready_plan rp;
 } cached_plan;
 
+/* A plan of the request cache: idle (its request was released), or out
+ * with a live request, which gives it back when released. */
+typedef struct lent_plan {
+    cached_plan e;
+    atomic_int out;
+} lent_plan;
+
 struct comm_state {
     MPI_Comm comm;
     int size, rank;
@@ -48,6 +56,8 @@ struct comm_state {
     size_t scratch_len;
     unsigned long long tick;
     cached_plan cache[PLAN_CACHE];
+    lent_plan lent[PLAN_CACHE]; /* requests' plans, kept between requests */
+    unsigned long long lent_tick;
     int *node_of;               /* made when an algorithm or a rule first needs it */
     MPI_Comm domain;            /* with node_of, when the shared-memory domains are the
                                  * nodes: this rank's, kept for the probe */
@@ -59,7 +69,7 @@ struct comm_state {
     chosen choices[CHOICE_CACHE];
     const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
     int last_params[PLAN_MAX_PARAMS];
-    int refs;                   /* the attribute's, and one per request (state_lock) */
+    atomic_int refs;            /* the attribute's, and one per request */
 };
 
 typedef struct comm_state comm_state;
@@ -137,9 +147,17 @@ int comm_state_layout(comm_state *st);
  * refuses cross-memory attach (the same on all the node's ranks). */
 void comm_cma_fallback(const comm_state *st, const coll_algo *algo, int *param);
 
-/* This rank's plan for the choice: the cached one (*rp), or built into
- * *own (a request's). */
+/* This rank's plan for the choice: the cached one (*rp), or a request's
+ * own (*own, and *rp = own): the idle plan of the same call the
+ * communicator kept from an earlier request, with that request's scratch,
+ * or one built now (and kept when the request is released, if a slot is
+ * free or idle). A non-blocking call made again and again builds its plan
+ * once. */
 int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_args a,
                     const ready_plan **rp, ready_plan *own);
+
+/* A request's plan given back: idle in its slot again (lent), or freed;
+ * *rp is left empty. st may be NULL (nothing was lent). */
+void comm_state_plan_drop(comm_state *st, ready_plan *rp);
 
 #endif

@@ -11,11 +11,16 @@
 struct shm_chan;
 
 /* A plan ready to run: the plan, a request array large enough for its
- * busiest round, and the datatypes of its segmented messages. */
+ * busiest round, and the datatypes of its segmented messages. A request's
+ * own plan also holds the request's scratch, and where it was lent from:
+ * the communicator's cache of request plans (comm.h: comm_state_plan). */
 typedef struct ready_plan {
     plan pl;
     MPI_Request *reqs;
     MPI_Datatype *types;
+    void *scratch;
+    size_t scratch_len;
+    int lease;                  /* 1 + the slot of the cache it came from; 0: its own */
 } ready_plan;
 void ready_plan_free(ready_plan *rp);
 

@@ -2,9 +2,11 @@
  * Calls and requests: a collective runs now (blocking) or as a request
  * (non-blocking, or persistent), from the same plan and the same executor.
  *
- * A request owns what must outlive the call: its plan (built for it, so no
- * cache eviction can pull it away), its scratch, its copies of the user's
- * datatypes, and the executor's state. It advances when it is tested or
+ * A request owns what must outlive the call: its plan (its own while it
+ * lives, so no cache eviction can pull it away; lent by the communicator's
+ * cache of request plans when an earlier request made the same call, and
+ * given back, with the scratch, when it is released: comm_state_plan), its
+ * scratch, its copies of the user's datatypes, and the executor's state. It advances when it is tested or
  * waited on, or by mpicoll_progress(); it never needs a helper thread and
  * never blocks inside a test. A persistent request builds all of this once:
  * mpicoll_start only takes a tag and runs the copies and the plan.
@@ -37,10 +39,12 @@
 #include "call.h"
 #include "native.h"
 #include "errors.h"
+#include "dtype.h"
 #include "shm.h"
 #include "../../include/mpicoll.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
@@ -49,8 +53,7 @@
 
 struct mpicoll_request_s {
     coll_call call;
-    ready_plan plan;
-    void *scratch;
+    ready_plan plan;            /* with the request's scratch */
     MPI_Datatype types[4];      /* the user's types, duplicated */
     int ntypes;
     exec_state x;
@@ -67,9 +70,9 @@ struct mpicoll_request_s {
     MPI_Request mreq;
     req_done_fn done_fn;        /* the front end's completion (call_mode.done) */
     void *done_arg;
-    pthread_mutex_t lock;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
     struct mpicoll_request_s *completed;    /* request_progress: done_fn to call */
+    pthread_mutex_t lock;       /* last: a reused request keeps it (request_new) */
 };
 
 static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -109,9 +112,13 @@ char *call_scratch(const call_mode *m, comm_state *st, size_t bytes)
 {
     if (!m->req)
         return comm_state_scratch(st, bytes);
-    req_t *r = *m->req;
-    r->scratch = malloc(bytes ? bytes : 1);
-    return r->scratch;
+    ready_plan *rp = &(*m->req)->plan;     /* the scratch of a reused plan, if it fits */
+    if (rp->scratch && rp->scratch_len >= bytes)
+        return rp->scratch;
+    free(rp->scratch);
+    rp->scratch = malloc(bytes ? bytes : 1);
+    rp->scratch_len = rp->scratch ? bytes : 0;
+    return rp->scratch;
 }
 
 int call_empty(const call_mode *m, comm_state *st, const coll_desc *c)
@@ -127,18 +134,49 @@ int call_empty(const call_mode *m, comm_state *st, const coll_desc *c)
     return call_launch(m, &call);
 }
 
+/* One released request a thread keeps for its next one (a call made
+ * again and again allocates nothing); freed when the thread ends, and the
+ * main thread's at MPI_Finalize (request_spare_free). */
+static _Thread_local req_t *spare;
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_drop(void *r)
+{
+    pthread_mutex_destroy(&((req_t *)r)->lock);
+    free(r);
+}
+
+static void spare_key_make(void)
+{
+    if (pthread_key_create(&spare_key, spare_drop) != 0)
+        spare_key = 0;
+}
+
+void request_spare_free(void)
+{
+    if (spare) {
+        pthread_setspecific(spare_key, NULL);
+        spare_drop(spare);
+        spare = NULL;
+    }
+}
+
 static void release(req_t *r)
 {
     for (int i = 0; i < r->ntypes; i++)
         PMPI_Type_free(&r->types[i]);
-    if (r->plan.reqs)
-        ready_plan_free(&r->plan);
+    comm_state_plan_drop(r->held, &r->plan);  /* before the state may go */
     if (r->held)
         comm_state_release(r->held);
-    free(r->scratch);
     free(r->counts);
-    pthread_mutex_destroy(&r->lock);
-    free(r);
+    if (spare) {
+        spare_drop(r);
+        return;
+    }
+    pthread_once(&spare_once, spare_key_make);
+    spare = r;
+    pthread_setspecific(spare_key, r);
 }
 
 void call_abandon(const call_mode *m)
@@ -254,7 +292,7 @@ static int keep_slots(req_t *r, MPI_Datatype **slots, size_t nslots)
     for (size_t i = 0; i < nslots; i++) {
         MPI_Datatype t = *slots[i], d;
         int ni, na, nd, combiner;
-        if (t == MPI_DATATYPE_NULL || is_dup(r, t) ||
+        if (t == MPI_DATATYPE_NULL || is_dup(r, t) || dt_named_slot(t) >= 0 ||
             PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS ||
             combiner == MPI_COMBINER_NAMED)
             continue;       /* predefined types live as long as MPI */
@@ -273,50 +311,47 @@ static int keep_slots(req_t *r, MPI_Datatype **slots, size_t nslots)
 
 static int progress_all(void);
 
-/* The pool's next channel, once the request holding it is done here. */
-static int take_channel(req_t *r)
-{
-    struct shm_state *shm = comm_state_shm(r->call.st);
-    shm_chan *c = shm ? shm_request_channel(shm) : NULL;
-    if (!c)
-        return MPI_ERR_COMM;    /* the communicator was freed, and its segments */
-    for (;;) {
-        pthread_mutex_lock(&active_lock);
-        void **holder = shm_holder(c);
-        int free_now = *holder == NULL;
-        if (free_now) {
-            *holder = r;
-            r->chan = c;
-        }
-        pthread_mutex_unlock(&active_lock);
-        if (free_now)
-            break;
-        progress_all();         /* an error stays with the request it belongs to */
-        sched_yield();
-    }
-    r->x.shm = c;
-    return MPI_SUCCESS;
-}
+static void first_step(req_t *r);
 
+/* Starts a request: its pool channel taken (the next one, once the
+ * request holding it is done here: advanced meanwhile), the plan begun and
+ * the request put among the active ones, under one lock; then its first
+ * step, as a test would make it (its first messages out, its arrival at
+ * the node's barrier), so that the other ranks need not wait until this
+ * one first tests or waits. */
 static int activate(req_t *r)
 {
+    shm_chan *chan = NULL;
     if (r->native) {
         int rc = native_start(&r->nat, &r->mreq);
         if (rc != MPI_SUCCESS)
             return rc;
     } else {
         if (r->uses_shm) {
-            int rc = take_channel(r);
-            if (rc != MPI_SUCCESS)
-                return rc;
+            struct shm_state *shm = comm_state_shm(r->call.st);
+            if (!shm || !(chan = shm_request_channel(shm)))
+                return MPI_ERR_COMM;    /* the communicator was freed, and its segments */
         }
         r->x.tag = comm_state_next_tag(r->call.st);
-        exec_begin(&r->x);
     }
-    r->active = 1;
     r->done = 0;
     r->err = MPI_SUCCESS;
-    pthread_mutex_lock(&active_lock);
+    for (;;) {
+        pthread_mutex_lock(&active_lock);
+        if (!chan || *shm_holder(chan) == NULL)
+            break;
+        pthread_mutex_unlock(&active_lock);
+        progress_all();         /* an error stays with the request it belongs to */
+        sched_yield();
+    }
+    if (chan) {
+        *shm_holder(chan) = r;
+        r->chan = chan;
+        r->x.shm = chan;
+    }
+    if (!r->native)
+        exec_begin(&r->x);
+    r->active = 1;
     r->prev = NULL;
     r->next = active_head;
     if (active_head)
@@ -324,8 +359,10 @@ static int activate(req_t *r)
     active_head = r;
     atomic_fetch_add(&nactive, 1);
     pthread_mutex_unlock(&active_lock);
+    first_step(r);
     return MPI_SUCCESS;
 }
+
 
 static void unlink_active(req_t *r)
 {
@@ -349,6 +386,31 @@ static void deactivate(req_t *r)
     pthread_mutex_lock(&active_lock);
     unlink_active(r);
     pthread_mutex_unlock(&active_lock);
+}
+
+/* One step of a request just started, as request_progress makes it: an
+ * error stays with the request, and a request done already is completed
+ * for its front end (done_fn). Under the request's lock, so that progress
+ * reached from inside the step (a test of its messages entering a front
+ * end's progress callback) passes it over. */
+static void first_step(req_t *r)
+{
+    int completed = 0;
+    pthread_mutex_lock(&r->lock);
+    if (r->active) {
+        const int rc = step(r, 0, &r->done);
+        if (rc != MPI_SUCCESS || r->done) {
+            deactivate(r);
+            completed = 1;
+        }
+        r->err = rc;
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (completed && r->done_fn) {
+        const int err = r->err;
+        r->err = MPI_SUCCESS;
+        r->done_fn(r->done_arg, err);
+    }
 }
 
 int call_launch(const call_mode *m, coll_call *c)
@@ -445,10 +507,16 @@ out:
 
 int request_new(const call_mode *m)
 {
-    req_t *r = calloc(1, sizeof *r);
-    if (!r)
-        return MPI_ERR_NO_MEM;
-    pthread_mutex_init(&r->lock, NULL);
+    req_t *r = spare;
+    if (r) {
+        spare = NULL;
+        pthread_setspecific(spare_key, NULL);
+        memset(r, 0, offsetof(req_t, lock));
+    } else {
+        if (!(r = calloc(1, sizeof *r)))
+            return MPI_ERR_NO_MEM;
+        pthread_mutex_init(&r->lock, NULL);
+    }
     r->done_fn = m->done;
     r->done_arg = m->done_arg;
     *m->req = r;

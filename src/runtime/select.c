@@ -144,13 +144,12 @@ int select_prepare(comm_state *st, const coll_desc *c, const char *spec, call_in
         if ((rc = comm_state_plan(st, c, &ch, pa, rp, own)) == MPI_SUCCESS)
             rc = request_shm_need(st, &ch, pa, &own->pl, &need);
         if (rc != MPI_SUCCESS) {
-            if (own->reqs)
-                ready_plan_free(own);
+            comm_state_plan_drop(st, own);
             return rc;
         }
         planned = 1;
         if (need > SHM_REQ_SEGMENT) {
-            ready_plan_free(own);
+            comm_state_plan_drop(st, own);
             planned = 0;
             ci->shm_missing = no_channel_fit;
             rc = choose(st, c, spec, ci, &ch, err, sizeof err);
