@@ -259,11 +259,14 @@ static void requests_fini(void)
  * nbc_req_cons'). */
 static mpicoll_ompi_request *request_get(void)
 {
-    pthread_mutex_lock(&free_lock);
+    const int threaded = request_threaded();
+    if (threaded)
+        pthread_mutex_lock(&free_lock);
     mpicoll_ompi_request *r = free_requests;
     if (r)
         free_requests = r->next;
-    pthread_mutex_unlock(&free_lock);
+    if (threaded)
+        pthread_mutex_unlock(&free_lock);
     if (!r)
         return OBJ_NEW(mpicoll_ompi_request);
     r->super.super.req_free = request_free_fn;
@@ -277,10 +280,13 @@ static mpicoll_ompi_request *request_get(void)
 static void request_put(mpicoll_ompi_request *r)
 {
     OMPI_REQUEST_FINI(&r->super.super);
-    pthread_mutex_lock(&free_lock);
+    const int threaded = request_threaded();
+    if (threaded)
+        pthread_mutex_lock(&free_lock);
     r->next = free_requests;
     free_requests = r;
-    pthread_mutex_unlock(&free_lock);
+    if (threaded)
+        pthread_mutex_unlock(&free_lock);
 }
 
 /* The runtime's completion (call_mode.done), from request_progress. */
@@ -428,10 +434,10 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
 static int ours(const coll_args *a, call_mode *m, int *rc)
 {
     int refused = 0;
-    if (runtime_busy() || (m->req && !m->persistent && !comm_state_exists(a->comm)) ||
-        !coll_takes(a, 0))
+    if (runtime_busy() || !coll_takes(a, 0))
         return 0;
     m->refused = &refused;
+    m->existing = m->req && !m->persistent;
     *rc = coll_run(a, m);
     return !refused;
 }

@@ -411,14 +411,15 @@ static const char *broken_why(const coll_algo *a, const call_info *ci, int *kind
 
 /* A rule naming an algorithm that needs what this call cannot give (shared
  * memory where the ranks cannot share a segment) is passed over; so is a
- * shared-memory algorithm for a request (the rules were measured on
- * blocking calls; a forced one runs as a request, in a channel of the
- * communicator's pool: src/runtime/shm.h); a restriction of shape (the number
- * of ranks, the operation, the nodes) makes the algorithm run its
+ * shared-memory algorithm for a request while the communicator's pool of
+ * request channels is not made (making it is collective over the node,
+ * which a start must not wait for; a forced one makes it and runs, in a
+ * channel of the pool: src/runtime/shm.h); a restriction of shape (the
+ * number of ranks, the operation, the nodes) makes the algorithm run its
  * fallback instead, as in Open MPI's decision tree. */
 static int unavailable(const coll_algo *a, const call_info *ci)
 {
-    return (a->restrictions & R_SHM) && (ci->request || ci->shm_missing);
+    return (a->restrictions & R_SHM) && (ci->shm_missing || (ci->request && ci->shm_unready));
 }
 
 int coll_algo_applies(const coll_algo *a, const call_info *ci)

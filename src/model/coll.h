@@ -37,6 +37,9 @@ typedef struct call_info {
     const char *shm_missing;    /* why the nodes cannot share memory (NULL: they can, or
                                  * not asked yet) */
     int scattered_nodes;    /* some node's ranks are not consecutive (0: not asked) */
+    int shm_unready;        /* a request, on a communicator whose requests' pool of
+                             * shared memory is not made yet (its first blocking call
+                             * that uses shared memory makes it) */
 } call_info;
 
 typedef struct algo_param {

@@ -52,6 +52,10 @@ typedef struct call_mode {
      * buffer onto itself, in its communicator creation) mpicoll's checks
      * would refuse */
     int *refused;
+    /* only on a communicator with mpicoll's state already (its first call
+     * made it): else refused too, before anything happens (the Open MPI
+     * component's non-blocking calls: making the state is collective) */
+    int existing;
 } call_mode;
 
 /* Where a request keeps its own plan (NULL for a blocking call: cached). */
@@ -100,6 +104,10 @@ int request_run_once(req_t **req);
 /* Advances the active requests until none holds a channel of the
  * communicator's shared-memory pool (before the pool is freed). */
 void request_drain_shm(struct shm_state *shm);
+
+/* 1 when several threads may be inside MPI at once (MPI_THREAD_MULTIPLE):
+ * the requests' locks are taken only then (a front end's own may follow). */
+int request_threaded(void);
 
 /* Frees the request this thread keeps for reuse (at MPI_Finalize). */
 void request_spare_free(void);

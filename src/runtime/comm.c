@@ -360,7 +360,7 @@ static void learn_world(const comm_state *st)
 
 static int state_make(MPI_Comm comm, comm_state **out);
 
-int comm_state_get(MPI_Comm comm, comm_state **out)
+int comm_state_find(MPI_Comm comm, int make, comm_state **out)
 {
     pthread_once(&once, make_keys);
     if (keys_rc != MPI_SUCCESS)
@@ -370,22 +370,18 @@ int comm_state_get(MPI_Comm comm, comm_state **out)
     int rc = PMPI_Comm_get_attr(comm, state_key, &val, &found);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (found) {
-        *out = val;
+    *out = found ? val : NULL;
+    if (found || !make)
         return MPI_SUCCESS;
-    }
     runtime_enter();
     rc = state_make(comm, out);
     runtime_leave();
     return rc;
 }
 
-int comm_state_exists(MPI_Comm comm)
+int comm_state_get(MPI_Comm comm, comm_state **out)
 {
-    int found = 0;
-    void *val;
-    return state_key != MPI_KEYVAL_INVALID &&
-           PMPI_Comm_get_attr(comm, state_key, &val, &found) == MPI_SUCCESS && found;
+    return comm_state_find(comm, 1, out);
 }
 
 /* The state of comm, made (collectively) at its first call. */

@@ -80,8 +80,9 @@ typedef struct comm_state comm_state;
  * (comm_settings_agree). */
 int comm_state_get(MPI_Comm comm, comm_state **st);
 
-/* 1 if comm has mpicoll's state already (its first call made it). */
-int comm_state_exists(MPI_Comm comm);
+/* The state of comm in *st, made if `make` (comm_state_get), else NULL
+ * when comm has none yet. */
+int comm_state_find(MPI_Comm comm, int make, comm_state **st);
 
 /* The runtime is inside a call on this thread: a collective's
  * (coll_run), or the making of a communicator's state. The collectives it

@@ -56,9 +56,16 @@ int coll_run(const coll_args *a, const call_mode *mode)
             *mode->refused = 1;
         goto out;
     }
+    CHECK(comm_state_find(a->comm, !mode->existing, &st));
+    if (!st) {      /* mode->existing: handed back, as a refusal */
+        if (mode->refused)
+            *mode->refused = 1;
+        else
+            rc = MPI_ERR_INTERN;
+        goto out;
+    }
     if (mode->req)
         CHECK(request_new(mode));
-    CHECK(comm_state_get(a->comm, &st));
     CHECK(path->run(a, mode, st));
 out:
     rc = call_finish(mode, &nb, rc);

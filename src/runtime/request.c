@@ -12,15 +12,17 @@
  * mpicoll_start only takes a tag and runs the copies and the plan.
  *
  * A request whose plan uses the node's shared segment (R_SHM algorithms)
- * takes a channel of the communicator's pool when it starts (src/runtime/shm.h):
- * the next one in turn, the same on every rank. If an earlier request
- * still holds that channel on this rank, the start advances the active
- * requests (as mpicoll_progress does) until that one is done: with more
- * than SHM_REQ_CHANNELS such requests outstanding on a communicator, a
- * start waits for the one SHM_REQ_CHANNELS starts earlier. That earlier
- * request began on every rank before this one, and a rank that is further
- * on has finished it, so the wait needs nothing from ranks that are not
- * also waiting for it or past it.
+ * is given a channel of the communicator's pool when it starts
+ * (src/runtime/shm.h): the next one in turn, the same on every rank, with
+ * a ticket. It begins on the channel at its ticket's turn, once the request
+ * given the channel before it is done on this rank: with more than
+ * SHM_REQ_CHANNELS such requests outstanding on a communicator, a request
+ * waits, active but not begun, for the one SHM_REQ_CHANNELS starts
+ * earlier; its start returns at once, and its steps (tests, progress)
+ * check its turn. That earlier request began on every rank before this
+ * one, and a rank that is further on has finished it, so a wait for it
+ * (mpicoll_wait advances the others meanwhile) needs nothing from ranks
+ * that are not also waiting for it or past it.
  *
  * A request of the MPI library's own collective (native, R_NATIVE) has no
  * plan: it wraps the MPI request of PMPI_I<coll> (native.c), and testing,
@@ -59,7 +61,9 @@ struct mpicoll_request_s {
     exec_state x;
     int persistent, active, done;
     int uses_shm;               /* its plan uses the node's segment: a channel a start */
-    shm_chan *chan;             /* the channel it holds while active (active_lock) */
+    shm_chan *chan;             /* the pool's channel of this start, and its ticket */
+    unsigned ticket;
+    int waiting;                /* started, not yet its turn on the channel: not begun */
     int err;                    /* an error met by mpicoll_progress, for its owner */
     comm_state *held;           /* the reference the request holds */
     int native;                 /* the MPI library's own collective: nat, mreq */
@@ -72,8 +76,77 @@ struct mpicoll_request_s {
     void *done_arg;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
     struct mpicoll_request_s *completed;    /* request_progress: done_fn to call */
+    int stepping;               /* req_lock */
     pthread_mutex_t lock;       /* last: a reused request keeps it (request_new) */
 };
+
+/* The locks below are taken only when several threads may be inside MPI
+ * at once (MPI_THREAD_MULTIPLE, asked once: a program's thread level is
+ * fixed at MPI_Init); otherwise MPI's rule (one thread at a time in MPI,
+ * and so in mpicoll) makes them useless, and the loops that poll a
+ * request (Open MPI's progress loop, through request_progress) would pay
+ * them at every turn. */
+static int threaded = -1;
+
+static int multi(void)
+{
+    if (threaded < 0) {
+        int level = MPI_THREAD_MULTIPLE;
+        PMPI_Query_thread(&level);
+        threaded = level == MPI_THREAD_MULTIPLE;
+    }
+    return threaded;
+}
+
+static void lock(pthread_mutex_t *m)
+{
+    if (multi())
+        pthread_mutex_lock(m);
+}
+
+static void unlock(pthread_mutex_t *m)
+{
+    if (multi())
+        pthread_mutex_unlock(m);
+}
+
+static int trylock(pthread_mutex_t *m)
+{
+    return multi() ? pthread_mutex_trylock(m) : 0;
+}
+
+int request_threaded(void)
+{
+    return multi();
+}
+
+/* A request's lock, and `stepping`: the step under way in this thread
+ * (with threads, the lock itself tells: a thread's trylock of a lock it
+ * holds fails), which progress reached from inside the step (a test of
+ * its messages entering a front end's progress callback) passes over. */
+static void req_lock(req_t *r)
+{
+    lock(&r->lock);
+    r->stepping = 1;
+}
+
+static int req_trylock(req_t *r)
+{
+    if (trylock(&r->lock) != 0)
+        return -1;
+    if (r->stepping) {
+        unlock(&r->lock);
+        return -1;
+    }
+    r->stepping = 1;
+    return 0;
+}
+
+static void req_unlock(req_t *r)
+{
+    r->stepping = 0;
+    unlock(&r->lock);
+}
 
 static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
 static req_t *active_head;
@@ -135,28 +208,35 @@ int call_empty(const call_mode *m, comm_state *st, const coll_desc *c)
 }
 
 /* One released request a thread keeps for its next one (a call made
- * again and again allocates nothing); freed when the thread ends, and the
- * main thread's at MPI_Finalize (request_spare_free). */
+ * again and again allocates nothing); freed when the thread ends (the
+ * key's destructor runs in the ending thread, which still sees its own
+ * `spare`), and the main thread's at MPI_Finalize (request_spare_free). */
 static _Thread_local req_t *spare;
+static _Thread_local int spare_watched;     /* the key is set in this thread */
 static pthread_key_t spare_key;
+static int spare_key_ok;
 static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
 
-static void spare_drop(void *r)
+static void spare_drop(req_t *r)
 {
-    pthread_mutex_destroy(&((req_t *)r)->lock);
+    pthread_mutex_destroy(&r->lock);
     free(r);
+}
+
+static void spare_at_exit(void *unused)
+{
+    (void)unused;
+    request_spare_free();
 }
 
 static void spare_key_make(void)
 {
-    if (pthread_key_create(&spare_key, spare_drop) != 0)
-        spare_key = 0;
+    spare_key_ok = pthread_key_create(&spare_key, spare_at_exit) == 0;
 }
 
 void request_spare_free(void)
 {
     if (spare) {
-        pthread_setspecific(spare_key, NULL);
         spare_drop(spare);
         spare = NULL;
     }
@@ -170,13 +250,15 @@ static void release(req_t *r)
     if (r->held)
         comm_state_release(r->held);
     free(r->counts);
-    if (spare) {
+    if (!spare_watched) {
+        pthread_once(&spare_once, spare_key_make);
+        spare_watched = spare_key_ok && pthread_setspecific(spare_key, &spare_watched) == 0;
+    }
+    if (spare || !spare_watched) {
         spare_drop(r);
         return;
     }
-    pthread_once(&spare_once, spare_key_make);
     spare = r;
-    pthread_setspecific(spare_key, r);
 }
 
 void call_abandon(const call_mode *m)
@@ -208,10 +290,25 @@ out:
     return rc;
 }
 
+static int progress_all(void);
+
 /* One step (or, blocking, all) of an active request: its plan, or the
  * MPI request of a native one. */
 static int step(req_t *r, int blocking, int *done)
 {
+    if (r->waiting) {   /* its channel's turn, then its plan begins */
+        while (!shm_chan_turn(r->chan, r->ticket)) {
+            if (!blocking) {
+                *done = 0;
+                return MPI_SUCCESS;
+            }
+            progress_all();     /* the requests before it, which this one's lock does
+                                 * not hold back */
+            sched_yield();
+        }
+        r->waiting = 0;
+        exec_begin(&r->x);
+    }
     if (!r->native)
         return run_now(&r->call, &r->x, blocking, done);
     int rc;
@@ -309,19 +406,15 @@ static int keep_slots(req_t *r, MPI_Datatype **slots, size_t nslots)
     return MPI_SUCCESS;
 }
 
-static int progress_all(void);
-
 static void first_step(req_t *r);
 
-/* Starts a request: its pool channel taken (the next one, once the
- * request holding it is done here: advanced meanwhile), the plan begun and
- * the request put among the active ones, under one lock; then its first
- * step, as a test would make it (its first messages out, its arrival at
- * the node's barrier), so that the other ranks need not wait until this
- * one first tests or waits. */
+/* Starts a request: its pool channel given (it begins when its turn comes
+ * there: step), the plan begun otherwise, and the request put among the
+ * active ones; then its first step, as a test would make it (its first
+ * messages out, its arrival at the node's barrier), so that the other
+ * ranks need not wait until this one first tests or waits. */
 static int activate(req_t *r)
 {
-    shm_chan *chan = NULL;
     if (r->native) {
         int rc = native_start(&r->nat, &r->mreq);
         if (rc != MPI_SUCCESS)
@@ -329,28 +422,18 @@ static int activate(req_t *r)
     } else {
         if (r->uses_shm) {
             struct shm_state *shm = comm_state_shm(r->call.st);
-            if (!shm || !(chan = shm_request_channel(shm)))
+            if (!shm || !(r->chan = shm_request_channel(shm, &r->ticket)))
                 return MPI_ERR_COMM;    /* the communicator was freed, and its segments */
+            r->x.shm = r->chan;
+            r->waiting = 1;
         }
         r->x.tag = comm_state_next_tag(r->call.st);
+        if (!r->waiting)
+            exec_begin(&r->x);
     }
     r->done = 0;
     r->err = MPI_SUCCESS;
-    for (;;) {
-        pthread_mutex_lock(&active_lock);
-        if (!chan || *shm_holder(chan) == NULL)
-            break;
-        pthread_mutex_unlock(&active_lock);
-        progress_all();         /* an error stays with the request it belongs to */
-        sched_yield();
-    }
-    if (chan) {
-        *shm_holder(chan) = r;
-        r->chan = chan;
-        r->x.shm = chan;
-    }
-    if (!r->native)
-        exec_begin(&r->x);
+    lock(&active_lock);
     r->active = 1;
     r->prev = NULL;
     r->next = active_head;
@@ -358,11 +441,10 @@ static int activate(req_t *r)
         active_head->prev = r;
     active_head = r;
     atomic_fetch_add(&nactive, 1);
-    pthread_mutex_unlock(&active_lock);
+    unlock(&active_lock);
     first_step(r);
     return MPI_SUCCESS;
 }
-
 
 static void unlink_active(req_t *r)
 {
@@ -375,17 +457,18 @@ static void unlink_active(req_t *r)
     r->next = r->prev = NULL;
     r->active = 0;
     atomic_fetch_sub(&nactive, 1);
-    if (r->chan) {
-        *shm_holder(r->chan) = NULL;    /* the channel's next request may start */
-        r->chan = NULL;
-    }
+    /* the channel's next request may begin (a request leaves the active
+     * ones only once begun: a waiting one's steps cannot fail) */
+    if (r->chan && !r->waiting)
+        shm_chan_done(r->chan);
+    r->chan = NULL;
 }
 
 static void deactivate(req_t *r)
 {
-    pthread_mutex_lock(&active_lock);
+    lock(&active_lock);
     unlink_active(r);
-    pthread_mutex_unlock(&active_lock);
+    unlock(&active_lock);
 }
 
 /* One step of a request just started, as request_progress makes it: an
@@ -396,7 +479,7 @@ static void deactivate(req_t *r)
 static void first_step(req_t *r)
 {
     int completed = 0;
-    pthread_mutex_lock(&r->lock);
+    req_lock(r);
     if (r->active) {
         const int rc = step(r, 0, &r->done);
         if (rc != MPI_SUCCESS || r->done) {
@@ -405,7 +488,7 @@ static void first_step(req_t *r)
         }
         r->err = rc;
     }
-    pthread_mutex_unlock(&r->lock);
+    req_unlock(r);
     if (completed && r->done_fn) {
         const int err = r->err;
         r->err = MPI_SUCCESS;
@@ -510,7 +593,6 @@ int request_new(const call_mode *m)
     req_t *r = spare;
     if (r) {
         spare = NULL;
-        pthread_setspecific(spare_key, NULL);
         memset(r, 0, offsetof(req_t, lock));
     } else {
         if (!(r = calloc(1, sizeof *r)))
@@ -527,7 +609,7 @@ int request_new(const call_mode *m)
 static int advance(req_t *r, int blocking, int *flag)
 {
     int rc = MPI_SUCCESS;
-    pthread_mutex_lock(&r->lock);
+    req_lock(r);
     *flag = 1;
     if (r->active) {
         rc = step(r, blocking, &r->done);
@@ -538,7 +620,7 @@ static int advance(req_t *r, int blocking, int *flag)
         rc = r->err;    /* failed in mpicoll_progress */
         r->err = MPI_SUCCESS;
     }
-    pthread_mutex_unlock(&r->lock);
+    req_unlock(r);
     return rc;
 }
 
@@ -681,21 +763,24 @@ int mpicoll_request_free(mpicoll_request *req)
 /* set while this thread advances the active requests: a step that enters
  * the MPI library's progress (a test of the messages) may come back here
  * through a front end's progress callback */
-static _Thread_local int progressing;
+static _Thread_local int progressing_tls;
+static int progressing_one;     /* the same, without threads (a plain global is cheaper) */
 
 int request_progress(int *rc_out)
 {
     int rc = MPI_SUCCESS, completed = 0;
     req_t *finished_list = NULL;
-    if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0 || progressing) {
-        *rc_out = rc;
+    *rc_out = rc;
+    if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0)
         return 0;
-    }
-    progressing = 1;
-    pthread_mutex_lock(&active_lock);
+    int *progressing = multi() ? &progressing_tls : &progressing_one;
+    if (*progressing)
+        return 0;
+    *progressing = 1;
+    lock(&active_lock);
     for (req_t *r = active_head, *next; r && rc == MPI_SUCCESS; r = next) {
         next = r->next;
-        if (pthread_mutex_trylock(&r->lock) != 0)
+        if (req_trylock(r) != 0)
             continue;   /* advancing in another thread */
         rc = step(r, 0, &r->done);
         if (rc != MPI_SUCCESS || r->done) {
@@ -707,10 +792,10 @@ int request_progress(int *rc_out)
             }
         }
         r->err = rc;
-        pthread_mutex_unlock(&r->lock);
+        req_unlock(r);
     }
-    pthread_mutex_unlock(&active_lock);
-    progressing = 0;
+    unlock(&active_lock);
+    *progressing = 0;
     /* the front end's completions, outside the locks: its owner may
      * release the request as soon as it learns */
     for (req_t *r = finished_list, *next; r; r = next) {
@@ -740,9 +825,9 @@ int mpicoll_progress(void)
 void request_drain_shm(struct shm_state *shm)
 {
     for (;;) {
-        pthread_mutex_lock(&active_lock);
+        lock(&active_lock);
         int idle = shm_requests_idle(shm);
-        pthread_mutex_unlock(&active_lock);
+        unlock(&active_lock);
         if (idle)
             return;
         progress_all();

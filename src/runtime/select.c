@@ -85,6 +85,7 @@ static int same_info(const call_info *a, const call_info *b)
 {
     return a->p == b->p && a->nnodes == b->nnodes && a->bytes == b->bytes
            && a->commutative == b->commutative && a->request == b->request
+           && a->shm_unready == b->shm_unready
            && a->shm_missing == b->shm_missing && a->scattered_nodes == b->scattered_nodes;
 }
 
@@ -123,6 +124,7 @@ int select_prepare(comm_state *st, const coll_desc *c, const char *spec, call_in
     ci->request = own != NULL;
     if (st->shm)
         shm_describe(st, ci);
+    ci->shm_unready = ci->request && !(st->shm && shm_requests_made(st->shm));
     choice ch;
     char err[512];
     rc = choose(st, c, spec, ci, &ch, err, sizeof err);
@@ -176,8 +178,14 @@ int select_prepare(comm_state *st, const coll_desc *c, const char *spec, call_in
         return rc;
     if (!st->shm)
         return MPI_ERR_INTERN;
-    /* collective over the node when the blocking channel grows, or the
-     * first time a request needs the pool */
-    return ci->request ? shm_requests_ready(st->shm) : shm_reserve(st->shm, (*rp)->pl.shm_bytes);
+    /* collective over the node: a forced request's pool, the first time;
+     * the blocking channel when it grows; and with the first blocking call,
+     * the requests' pool, so that no request needs a collective to start
+     * (ci.shm_unready) */
+    if (ci->request)
+        return shm_requests_ready(st->shm);
+    if ((rc = shm_reserve(st->shm, (*rp)->pl.shm_bytes)) != MPI_SUCCESS)
+        return rc;
+    return shm_requests_ready(st->shm);
 }
 

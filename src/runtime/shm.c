@@ -72,7 +72,8 @@ struct shm_chan {
     uint64_t gen;               /* barriers begun */
     int next;                   /* the first flag not yet seen at gen */
     int parity;
-    void *holder;               /* a pool's channel: the request on it */
+    unsigned issued;            /* a pool's channel: requests given it (their tickets) */
+    atomic_uint turn;           /* the ticket whose turn it is: requests done with it */
 };
 
 /* A window of channels (see shm.h). */
@@ -161,7 +162,8 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
         c->gen = 0;
         c->next = 0;
         c->parity = 0;
-        c->holder = NULL;
+        c->issued = 0;
+        atomic_store_explicit(&c->turn, 0, memory_order_relaxed);
         atomic_store_explicit(flag(c, st->me), 0, memory_order_relaxed);
     }
     PMPI_Win_sync(w->win);
@@ -540,17 +542,34 @@ int shm_requests_ready(shm_state *st)
     return rc;
 }
 
-shm_chan *shm_request_channel(shm_state *st)
+int shm_requests_made(const shm_state *st)
 {
-    return st->pool_made ? &st->pool[st->started++ % SHM_REQ_CHANNELS] : NULL;
+    return st->pool_made;
 }
 
-void **shm_holder(shm_chan *c) { return &c->holder; }
+shm_chan *shm_request_channel(shm_state *st, unsigned *ticket)
+{
+    if (!st->pool_made)
+        return NULL;
+    shm_chan *c = &st->pool[st->started++ % SHM_REQ_CHANNELS];
+    *ticket = c->issued++;
+    return c;
+}
+
+int shm_chan_turn(shm_chan *c, unsigned ticket)
+{
+    return atomic_load_explicit(&c->turn, memory_order_acquire) == ticket;
+}
+
+void shm_chan_done(shm_chan *c)
+{
+    atomic_fetch_add_explicit(&c->turn, 1, memory_order_release);
+}
 
 int shm_requests_idle(const shm_state *st)
 {
     for (int k = 0; st->pool_made && k < SHM_REQ_CHANNELS; k++)
-        if (st->pool[k].holder)
+        if (atomic_load_explicit(&st->pool[k].turn, memory_order_acquire) != st->pool[k].issued)
             return 0;
     return 1;
 }

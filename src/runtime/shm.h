@@ -20,14 +20,17 @@
  *   over the node, when a plan declares more (shm_reserve): blocking calls
  *   run one after the other;
  * - the requests' pool of SHM_REQ_CHANNELS channels of SHM_REQ_SEGMENT
- *   bytes a copy, made collectively over the node the first time a
- *   request of the communicator needs one (shm_requests_ready), never
- *   grown. A request takes the next channel in turn when it starts
- *   (shm_request_channel); every rank starts collectives on a
- *   communicator in the same order, so all take the same one. The caller
- *   (src/runtime/request.c) keeps a channel's holder (shm_holder) and makes a
- *   new request wait until the request holding its channel has finished
- *   on this rank.
+ *   bytes a copy, made collectively over the node with the blocking
+ *   channel's first growth (the selection: src/runtime/select.c), or the
+ *   first time a forced request needs one (shm_requests_ready), never
+ *   grown. A request is given the next channel in turn when it starts
+ *   (shm_request_channel), and a ticket: its place among that channel's
+ *   requests; every rank starts collectives on a communicator in the same
+ *   order, so all give it the same channel and ticket. It runs on the
+ *   channel when its ticket's turn comes (shm_chan_turn), once the
+ *   requests given the channel before it have finished on this rank
+ *   (shm_chan_done): a request whose channel is busy waits its turn
+ *   without blocking the call that started it (src/runtime/request.c).
  *
  * Layout of a window, allocated by the node's first rank and seen by
  * every rank of the node at its own address: the channels' flags, one
@@ -103,14 +106,21 @@ int shm_reserve(shm_state *st, size_t bytes);
  * time (then nothing). */
 int shm_requests_ready(shm_state *st);
 
+/* 1 when the requests' pool is made. */
+int shm_requests_made(const shm_state *st);
+
 /* The channel of the next request started on the communicator (they take
- * the pool's channels in turn), or NULL when there is no pool. */
-shm_chan *shm_request_channel(shm_state *st);
+ * the pool's channels in turn) and the request's ticket on it, or NULL
+ * when there is no pool. Only the thread that starts the communicator's
+ * collectives calls it. */
+shm_chan *shm_request_channel(shm_state *st, unsigned *ticket);
 
-/* The request that holds the channel (NULL: none), kept by the caller. */
-void **shm_holder(shm_chan *c);
+/* 1 when it is the ticket's turn on the channel: every request given the
+ * channel before it is done (shm_chan_done, from any thread). */
+int shm_chan_turn(shm_chan *c, unsigned ticket);
+void shm_chan_done(shm_chan *c);
 
-/* 1 when no channel of the pool is held. */
+/* 1 when every request given a channel of the pool is done. */
 int shm_requests_idle(const shm_state *st);
 
 /* The copy of the channel's segment this call uses (they alternate). */

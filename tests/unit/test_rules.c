@@ -33,13 +33,14 @@ static const char *pick(const ruleset *rs, int np, size_t bytes)
     return r ? r->algo->name : "(none)";
 }
 
-/* What the selection runs for a blocking call (request 0) or a request on
- * np ranks spanning nnodes nodes, into buf ("(error)" if none). */
+/* What the selection runs for a blocking call (request 0) or a request (1:
+ * before the communicator's pool of request channels is made; 2: after)
+ * on np ranks spanning nnodes nodes, into buf ("(error)" if none). */
 static const char *choose(const char *coll, int np, int nnodes, size_t bytes, int request,
                           char *buf, size_t len)
 {
     call_info ci = { .p = np, .nnodes = nnodes, .bytes = bytes, .commutative = 1,
-                     .request = request };
+                     .request = request != 0, .shm_unready = request == 1 };
     choice ch;
     char err[256];
     if (select_choose(coll_find(coll), NULL, 0, &ci, &ch, err, sizeof err) != SELECT_OK)
@@ -356,7 +357,7 @@ static void test_openmpi_tree(void)
 }
 
 /* A rule whose shared-memory algorithm is unavailable for the call (a
- * request) is passed over: the next matching one (of the file, then the
+ * request before the communicator's pool of channels is made) is passed over: the next matching one (of the file, then the
  * built-in rules) runs; other restrictions make the first match run its
  * fallback. The file is set in main(), before the
  * configuration is read (once per process). */
@@ -372,7 +373,9 @@ static void test_rule_skips(void)
         { 3, 100, 0, "linear" },                         /* two_proc's fallback */
         { 5, 100, 0, "shm:segment=4194304,cma=0,cma_min=32768" },
         { 5, 100, 1, "radix_bruck:radix=4,multiport=0" }, /* a request: the next rule */
+        { 5, 100, 2, "shm:segment=4194304,cma=0,cma_min=32768" },  /* the pool is made */
         { 6, 5000, 1, "native" },                        /* built in: shm passed over */
+        { 6, 5000, 2, "shm:segment=4194304,cma=0,cma_min=32768" },  /* built in, the pool */
         { 6, 5000, 0, "shm:segment=4194304,cma=0,cma_min=32768" },   /* built in: one node */
         { 2, 1 << 20, 0, "shm:segment=4194304,cma=1,cma_min=0" },    /* built in */
         { 2, 1 << 20, 1, "two_proc" },                   /* built in, a request */
