@@ -14,6 +14,12 @@
  *    each of the two communicators, interleaved, completed in reverse
  *    order (with a forced shared-memory algorithm, each start past the
  *    fourth waits for the request that holds its channel).
+ *  starts do not wait: on a communicator whose first blocking allgather
+ *    made the pool (shm forced: its channels), rank 0 starts MANY
+ *    allgathers, more than the pool has channels, and then sends rank 1
+ *    the message that rank 1 receives before it starts its own: correct
+ *    MPI, which hangs if a start waits for the request holding its channel
+ *    (that one needs rank 1); each request begins at its channel's turn.
  *  big elements: an allreduce whose elements (a user type of 150000 bytes,
  *    a user operation) are too large for a request's shared-memory channel
  *    (4 slots and 2 areas of one element: 1.2 MB > 1 MiB) from 3 ranks a
@@ -248,6 +254,37 @@ static void many(MPI_Comm half)
     free(recv);
 }
 
+static void starts_do_not_wait(void)
+{
+    int p, me;
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &me);
+    int *recv = calloc((size_t)p * (MANY + 1), sizeof(int)), token = 0;
+    int *send = malloc(sizeof(int) * (MANY + 1));
+    mpicoll_request r[MANY];
+    for (int k = 0; k <= MANY; k++)
+        send[k] = me * 1000 + k;
+    CHECK(mpicoll_allgather(&send[MANY], 1, MPI_INT, recv + (size_t)MANY * p, 1, MPI_INT,
+                            comm) == MPI_SUCCESS, "starts: the blocking allgather");
+    if (me == 1)
+        MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int k = 0; k < MANY; k++) {
+        mpicoll_iallgather(&send[k], 1, MPI_INT, recv + (size_t)k * p, 1, MPI_INT, comm, &r[k]);
+        expect_forced(comm, "allgather", "MPICOLL_ALLGATHER");
+    }
+    if (me == 0 && p > 1)
+        MPI_Send(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD);
+    CHECK(mpicoll_waitall(MANY, r) == MPI_SUCCESS, "starts: waitall");
+    for (int k = 0; k <= MANY; k++)
+        for (int j = 0; j < p; j++)
+            CHECK(recv[(size_t)k * p + j] == j * 1000 + k, "starts: allgather %d [%d]", k, j);
+    free(send);
+    free(recv);
+    MPI_Comm_free(&comm);
+}
+
 enum { BIG = 37500 };   /* ints in one element: 150000 bytes */
 
 static void big_sum(void *in, void *inout, int *len, MPI_Datatype *t)
@@ -371,6 +408,7 @@ int main(int argc, char **argv)
     outstanding(half, 0);
     outstanding(half, 1);
     many(half);
+    starts_do_not_wait();
     big_elements(MPI_COMM_WORLD, "world");
     big_elements(half, "half");
     persistent(argc > 1 ? atoi(argv[1]) : 10000);
