@@ -6,6 +6,7 @@
 #define MPICOLL_RUNTIME_CALL_H
 
 #include "comm.h"
+#include "args.h"
 
 /* A copy before or after a plan runs: the views of user datatypes. */
 enum { COPY_NONE, COPY_BYTES, COPY_PACK, COPY_UNPACK, COPY_TYPED };
@@ -32,6 +33,25 @@ typedef struct coll_call {
     int reduces;
 } coll_call;
 
+/* The last blocking call on a communicator (comm_state.memo), kept so
+ * that the same call again runs without its checks, selection and views
+ * (coll_run: entry.c). Kept only for a call whose every handle is
+ * predefined (types, operation: never freed, so never reused for another
+ * object) and that has no arrays of counts (whose contents could change
+ * under the same pointers); call_launch keeps its ready call when `armed`,
+ * and the state's memo_valid says it may run again. */
+typedef struct call_memo {
+    coll_args a;
+    coll_call call;
+    int armed;
+    /* a non-blocking call's: its plan, lent from the slot `lease` at
+     * generation `gen`, and its scratch, which the plan's slot keeps */
+    int request, lease;
+    unsigned gen;
+    void *scratch;
+} call_memo;
+
+
 /* How a call runs: now (req NULL), or as a request: started now, or
  * persistent (inactive until mpicoll_start). A front end whose requests
  * complete by another's progress (the Open MPI component's, in Open MPI's
@@ -57,6 +77,11 @@ typedef struct call_mode {
      * component's non-blocking calls: making the state is collective) */
     int existing;
 } call_mode;
+
+/* A non-blocking call kept (call_memo) started again as a new request in
+ * *m->req: MPI_SUCCESS, an error, or -1 when its plan is not idle in its
+ * slot any more (then nothing was done). */
+int call_again(const call_mode *m, call_memo *mm);
 
 /* Where a request keeps its own plan (NULL for a blocking call: cached). */
 ready_plan *call_own_plan(const call_mode *m);

@@ -73,6 +73,7 @@ static int state_unref(comm_state *st)
         drop_plan(&st->lent[i].e);  /* all idle: every request held a reference */
     }
     free(st->scratch);
+    free(st->memo);
     free(st->node_of);
     if (st->domain != MPI_COMM_NULL)
         PMPI_Comm_free(&st->domain);
@@ -439,6 +440,7 @@ void *comm_state_scratch(comm_state *st, size_t bytes)
     void *n = malloc(bytes);
     if (!n)
         return NULL;
+    st->memo_valid = 0;     /* its call's views may be in the old scratch */
     free(st->scratch);
     st->scratch = n;
     st->scratch_len = bytes;
@@ -608,12 +610,30 @@ static int request_plan(comm_state *st, const coll_desc *c, const choice *ch, pl
     if (rc != MPI_SUCCESS || !slot)
         return rc;
     drop_plan(&slot->e);
+    slot->gen++;
     if (key_set(&slot->e, c, ch, a) == MPI_SUCCESS) {
         slot->e.used = st->lent_tick;
         own->lease = (int)(slot - st->lent) + 1;
         atomic_store_explicit(&slot->out, 1, memory_order_relaxed);
     }
     return MPI_SUCCESS;
+}
+
+int comm_state_plan_again(comm_state *st, int lease, unsigned gen, ready_plan *own)
+{
+    lent_plan *e = &st->lent[lease - 1];
+    if (atomic_load_explicit(&e->out, memory_order_acquire) || e->gen != gen || !e->e.coll)
+        return 0;
+    *own = e->e.rp;
+    own->lease = lease;
+    e->e.used = ++st->lent_tick;
+    atomic_store_explicit(&e->out, 1, memory_order_relaxed);
+    return 1;
+}
+
+unsigned comm_state_plan_gen(const comm_state *st, int lease)
+{
+    return st->lent[lease - 1].gen;
 }
 
 void comm_state_plan_drop(comm_state *st, ready_plan *rp)
@@ -654,6 +674,7 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
             slot = e;
     }
     drop_plan(slot);
+    st->memo_valid = 0;     /* its plan may have been this slot's */
     int rc = ready_plan_make(st, ch, &a, &slot->rp);
     if (rc == MPI_SUCCESS && (rc = key_set(slot, c, ch, &a)) != MPI_SUCCESS)
         ready_plan_free(&slot->rp);

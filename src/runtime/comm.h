@@ -15,6 +15,7 @@
 
 struct shm_state;
 typedef struct shm_state shm_state;
+struct call_memo;
 
 #define PLAN_CACHE 8
 #define CHOICE_CACHE NCOLLS     /* the last choice of every collective is remembered */
@@ -47,6 +48,7 @@ typedef struct cached_plan {
 typedef struct lent_plan {
     cached_plan e;
     atomic_int out;
+    unsigned gen;               /* keys the slot has had (a kept call names its plan by it) */
 } lent_plan;
 
 struct comm_state {
@@ -70,6 +72,9 @@ struct comm_state {
     const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
     int last_params[PLAN_MAX_PARAMS];
     atomic_int refs;            /* the attribute's, and one per request */
+    struct call_memo *memo;     /* the last blocking call, to run again (call.h) */
+    int memo_valid;             /* cleared by whatever its call depends on changing:
+                                 * the plan cache, the scratch, any other call */
 };
 
 typedef struct comm_state comm_state;
@@ -160,5 +165,11 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
 /* A request's plan given back: idle in its slot again (lent), or freed;
  * *rp is left empty. st may be NULL (nothing was lent). */
 void comm_state_plan_drop(comm_state *st, ready_plan *rp);
+
+/* The idle plan of slot `lease` (1 + its index) lent into *own, if the
+ * slot still holds the key it had at generation `gen` (the plan of a call
+ * kept to run again: call_memo): 1, else 0. */
+int comm_state_plan_again(comm_state *st, int lease, unsigned gen, ready_plan *own);
+unsigned comm_state_plan_gen(const comm_state *st, int lease);
 
 #endif

@@ -499,6 +499,13 @@ static void first_step(req_t *r)
 int call_launch(const call_mode *m, coll_call *c)
 {
     if (!m->req) {
+        call_memo *mm = c->st->memo;
+        if (mm && mm->armed) {  /* kept to run again (coll_run) */
+            mm->call = *c;
+            mm->armed = 0;
+            mm->request = 0;
+            c->st->memo_valid = 1;
+        }
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
                          .types = c->rp->types, .red = c->reduces ? &c->red : NULL,
@@ -509,6 +516,16 @@ int call_launch(const call_mode *m, coll_call *c)
         return run_now(c, &x, 1, &done);
     }
     req_t *r = *m->req;
+    call_memo *mm = c->st->memo;
+    if (mm && mm->armed && !m->persistent && r->plan.lease) {   /* kept to start again */
+        mm->call = *c;
+        mm->armed = 0;
+        mm->request = 1;
+        mm->lease = r->plan.lease;
+        mm->gen = comm_state_plan_gen(c->st, r->plan.lease);
+        mm->scratch = r->plan.scratch;
+        c->st->memo_valid = 1;
+    }
     r->call = *c;
     r->persistent = m->persistent;
     comm_state_retain(c->st);
@@ -519,6 +536,34 @@ int call_launch(const call_mode *m, coll_call *c)
     set_exec(r);
     r->uses_shm = c->rp->pl.shm_bytes > 0;
     return r->persistent ? MPI_SUCCESS : activate(r);
+}
+
+int call_again(const call_mode *m, call_memo *mm)
+{
+    comm_state *st = mm->call.st;
+    ready_plan plan;
+    if (!comm_state_plan_again(st, mm->lease, mm->gen, &plan))
+        return -1;
+    if (plan.scratch != mm->scratch) {  /* its views were in the scratch it had */
+        comm_state_plan_drop(st, &plan);
+        return -1;
+    }
+    int rc = request_new(m);
+    if (rc != MPI_SUCCESS) {
+        comm_state_plan_drop(st, &plan);
+        return rc;
+    }
+    req_t *r = *m->req;
+    r->plan = plan;
+    coll_call c = mm->call;
+    c.rp = &r->plan;
+    const int armed = mm->armed;
+    mm->armed = 0;
+    rc = call_launch(m, &c);
+    mm->armed = armed;
+    if (rc != MPI_SUCCESS)
+        call_abandon(m);
+    return rc;
 }
 
 /* The blocking native call. MPICH's blocking collectives spin in their
