@@ -434,7 +434,11 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
 static int ours(const coll_args *a, call_mode *m, int *rc)
 {
     int refused = 0;
-    if (runtime_busy() || !coll_takes(a, 0))
+    if (runtime_busy())
+        return 0;
+    if (coll_again(a, m, rc))
+        return 1;   /* its last call again */
+    if (!coll_takes(a, 0))
         return 0;
     m->refused = &refused;
     m->existing = m->req && !m->persistent;

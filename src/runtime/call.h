@@ -33,17 +33,23 @@ typedef struct coll_call {
     int reduces;
 } coll_call;
 
-/* The last blocking call on a communicator (comm_state.memo), kept so
+/* A collective's last call on a communicator (comm_state.memo), kept so
  * that the same call again runs without its checks, selection and views
  * (coll_run: entry.c). Kept only for a call whose every handle is
  * predefined (types, operation: never freed, so never reused for another
  * object) and that has no arrays of counts (whose contents could change
- * under the same pointers); call_launch keeps its ready call when `armed`,
- * and the state's memo_valid says it may run again. */
+ * under the same pointers). call_launch keeps the ready call of the call
+ * under way (comm_state.armed); it may run again while `valid` and its
+ * epoch is the state's (no cached plan evicted, no scratch moved since),
+ * a request's while its plan is idle in the same slot with the same
+ * scratch. */
 typedef struct call_memo {
     coll_args a;
     coll_call call;
-    int armed;
+    int valid;
+    unsigned epoch;
+    const coll_algo *algo;      /* what it chose (mpicoll_last_choice) */
+    int params[PLAN_MAX_PARAMS];
     /* a non-blocking call's: its plan, lent from the slot `lease` at
      * generation `gen`, and its scratch, which the plan's slot keeps */
     int request, lease;

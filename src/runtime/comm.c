@@ -73,7 +73,8 @@ static int state_unref(comm_state *st)
         drop_plan(&st->lent[i].e);  /* all idle: every request held a reference */
     }
     free(st->scratch);
-    free(st->memo);
+    for (int i = 0; i < NCOLLS; i++)
+        free(st->memo[i]);
     free(st->node_of);
     if (st->domain != MPI_COMM_NULL)
         PMPI_Comm_free(&st->domain);
@@ -440,7 +441,7 @@ void *comm_state_scratch(comm_state *st, size_t bytes)
     void *n = malloc(bytes);
     if (!n)
         return NULL;
-    st->memo_valid = 0;     /* its call's views may be in the old scratch */
+    st->memo_epoch++;       /* kept calls' views may be in the old scratch */
     free(st->scratch);
     st->scratch = n;
     st->scratch_len = bytes;
@@ -674,7 +675,7 @@ int comm_state_plan(comm_state *st, const coll_desc *c, const choice *ch, plan_a
             slot = e;
     }
     drop_plan(slot);
-    st->memo_valid = 0;     /* its plan may have been this slot's */
+    st->memo_epoch++;       /* a kept call's plan may have been this slot's */
     int rc = ready_plan_make(st, ch, &a, &slot->rp);
     if (rc == MPI_SUCCESS && (rc = key_set(slot, c, ch, &a)) != MPI_SUCCESS)
         ready_plan_free(&slot->rp);

@@ -72,9 +72,11 @@ struct comm_state {
     const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
     int last_params[PLAN_MAX_PARAMS];
     atomic_int refs;            /* the attribute's, and one per request */
-    struct call_memo *memo;     /* the last blocking call, to run again (call.h) */
-    int memo_valid;             /* cleared by whatever its call depends on changing:
-                                 * the plan cache, the scratch, any other call */
+    struct call_memo *memo[NCOLLS]; /* each collective's last call, to run again
+                                     * (call.h), made when first kept */
+    struct call_memo *armed;    /* the call under way keeps itself there (call_launch) */
+    unsigned memo_epoch;        /* moves when what kept calls use changes: a cached plan
+                                 * evicted, the scratch moved */
 };
 
 typedef struct comm_state comm_state;

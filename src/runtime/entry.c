@@ -67,32 +67,55 @@ static int same_call(const coll_args *x, const coll_args *y)
            x->op == y->op && x->root == y->root && x->comm == y->comm;
 }
 
-/* The communicator's state when a is its last call again, kept
- * (call_memo), in the same form (mode; NULL: either): the same arguments,
- * all of them fixed objects or addresses, give the same checks, choice,
- * plan and views. NULL otherwise. */
-static comm_state *memo_hit(const coll_args *a, const call_mode *mode)
+/* The index of a collective in the list (its memo's). */
+static int coll_slot(const coll_desc *c)
 {
-    comm_state *st;
-    if ((mode && mode->req && mode->persistent) || !auto_spec(a->spec) || a->rcounts ||
-        a->scounts || a->comm == MPI_COMM_NULL ||
-        comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st || !st->memo_valid ||
-        (mode && st->memo->request != (mode->req != NULL)) || !same_call(&st->memo->a, a))
-        return NULL;
-    return st;
+    int i = 0;
+#define SLOT_OF_(name, Name, family) \
+    if (c == &name##_desc)           \
+        return i;                    \
+    i++;
+    MPICOLL_COLLECTIVES(SLOT_OF_)
+#undef SLOT_OF_
+    return -1;
 }
 
-/* Before a call that is not its last one again: that one is forgotten (the
- * plan cache and the scratch may change), and this one armed if it fits. */
+/* The kept call that a is again (call_memo), in the same form (mode; NULL:
+ * either), with its communicator's state in *stp: the same arguments, all
+ * of them fixed objects or addresses, give the same checks, choice, plan
+ * and views. NULL otherwise. */
+static call_memo *memo_hit(const coll_args *a, const call_mode *mode, comm_state **stp)
+{
+    comm_state *st;
+    const int i = coll_slot(a->coll);
+    if ((mode && mode->req && mode->persistent) || i < 0 || !auto_spec(a->spec) ||
+        a->rcounts || a->scounts || a->comm == MPI_COMM_NULL ||
+        comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)
+        return NULL;
+    call_memo *mm = st->memo[i];
+    if (!mm || !mm->valid || mm->epoch != st->memo_epoch ||
+        (mode && mm->request != (mode->req != NULL)) || !same_call(&mm->a, a))
+        return NULL;
+    *stp = st;
+    return mm;
+}
+
+/* Before a call that is not its collective's last one again: that one is
+ * forgotten, and this one armed, if it fits, for call_launch to keep. */
 static void memo_arm(comm_state *st, const coll_args *a, const call_mode *mode)
 {
-    st->memo_valid = 0;
+    const int i = coll_slot(a->coll);
+    st->armed = NULL;
+    if (i < 0)
+        return;
+    if (st->memo[i])
+        st->memo[i]->valid = 0;
     if (!memo_fits(a, mode))
         return;
-    if (!st->memo && !(st->memo = calloc(1, sizeof *st->memo)))
+    if (!st->memo[i] && !(st->memo[i] = calloc(1, sizeof *st->memo[i])))
         return;
-    st->memo->a = *a;
-    st->memo->armed = 1;
+    st->memo[i]->a = *a;
+    st->armed = st->memo[i];
 }
 
 int coll_entry(const coll_args *a, const call_mode *mode)
@@ -100,31 +123,41 @@ int coll_entry(const coll_args *a, const call_mode *mode)
     return mpicoll_raise(a->comm, coll_run(a, mode));
 }
 
+int coll_again(const coll_args *a, const call_mode *mode, int *rc)
+{
+    comm_state *st;
+    call_memo *mm = memo_hit(a, mode, &st);
+    if (!mm)
+        return 0;
+    runtime_enter();
+    st->armed = NULL;
+    if (!mode->req) {           /* the last call again: its ready call runs */
+        const call_mode now = { .req = NULL };
+        *rc = call_launch(&now, &mm->call);
+    } else {                    /* or starts, with its plan if still idle */
+        *mode->req = NULL;
+        *rc = call_again(mode, mm);
+    }
+    runtime_leave();
+    if (*rc == -1)
+        return 0;
+    if (*rc != MPI_SUCCESS)
+        mm->valid = 0;
+    st->last_algo = mm->algo;   /* what this call chose, for mpicoll_last_choice */
+    memcpy(st->last_params, mm->params, sizeof st->last_params);
+    return 1;
+}
+
 int coll_run(const coll_args *a, const call_mode *mode)
 {
     const entry_path *path = path_of(a->coll);
     req_t *nbreq = NULL;
     call_mode nb = { .req = &nbreq };
-    comm_state *st = memo_hit(a, mode);
+    comm_state *st = NULL;
     int p, me, rc;
-    runtime_enter();
-    if (st && !mode->req) {     /* the last call again: its ready call runs */
-        const call_mode now = { .req = NULL };
-        if ((rc = call_launch(&now, &st->memo->call)) != MPI_SUCCESS)
-            st->memo_valid = 0;
-        runtime_leave();
+    if (coll_again(a, mode, &rc))
         return rc;
-    }
-    if (st) {                   /* or starts, with its plan if still idle */
-        *mode->req = NULL;
-        if ((rc = call_again(mode, st->memo)) != -1) {
-            if (rc != MPI_SUCCESS)
-                st->memo_valid = 0;
-            runtime_leave();
-            return rc;
-        }
-        st = NULL;
-    }
+    runtime_enter();
     mode = call_mode_for(a->coll, a->spec, mode, &nb);
     CHECK(path ? MPI_SUCCESS : MPI_ERR_INTERN);
     CHECK(check_comm(a->comm));
@@ -148,10 +181,11 @@ int coll_run(const coll_args *a, const call_mode *mode)
         CHECK(request_new(mode));
     CHECK(path->run(a, mode, st));
 out:
-    if (st && st->memo) {
-        st->memo->armed = 0;
-        if (rc != MPI_SUCCESS)
-            st->memo_valid = 0;
+    if (st) {
+        st->armed = NULL;
+        const int i = coll_slot(a->coll);
+        if (rc != MPI_SUCCESS && i >= 0 && st->memo[i])
+            st->memo[i]->valid = 0;
     }
     rc = call_finish(mode, &nb, rc);
     runtime_leave();
@@ -167,7 +201,8 @@ int coll_supported(const coll_args *a)
 int coll_takes(const coll_args *a, int quiet)
 {
     int inter = 0, rank = 0;
-    if (memo_hit(a, NULL))
+    comm_state *st;
+    if (memo_hit(a, NULL, &st))
         return 1;   /* its last call again: taken then */
     runtime_enter();    /* the support checks may ask the library (a collective of its own) */
     const int supported = coll_supported(a);

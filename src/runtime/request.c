@@ -496,15 +496,25 @@ static void first_step(req_t *r)
     }
 }
 
+/* The ready call c kept in mm, valid in the state's present epoch, with
+ * what the selection chose for it. */
+static void memo_keep(call_memo *mm, const coll_call *c)
+{
+    mm->call = *c;
+    mm->valid = 1;
+    mm->epoch = c->st->memo_epoch;
+    mm->algo = c->st->last_algo;
+    memcpy(mm->params, c->st->last_params, sizeof mm->params);
+}
+
 int call_launch(const call_mode *m, coll_call *c)
 {
     if (!m->req) {
-        call_memo *mm = c->st->memo;
-        if (mm && mm->armed) {  /* kept to run again (coll_run) */
-            mm->call = *c;
-            mm->armed = 0;
+        call_memo *mm = c->st->armed;
+        if (mm) {               /* kept to run again (coll_run) */
+            c->st->armed = NULL;
+            memo_keep(mm, c);
             mm->request = 0;
-            c->st->memo_valid = 1;
         }
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
@@ -516,15 +526,14 @@ int call_launch(const call_mode *m, coll_call *c)
         return run_now(c, &x, 1, &done);
     }
     req_t *r = *m->req;
-    call_memo *mm = c->st->memo;
-    if (mm && mm->armed && !m->persistent && r->plan.lease) {   /* kept to start again */
-        mm->call = *c;
-        mm->armed = 0;
+    call_memo *mm = c->st->armed;
+    c->st->armed = NULL;
+    if (mm && !m->persistent && r->plan.lease) {    /* kept to start again */
+        memo_keep(mm, c);
         mm->request = 1;
         mm->lease = r->plan.lease;
         mm->gen = comm_state_plan_gen(c->st, r->plan.lease);
         mm->scratch = r->plan.scratch;
-        c->st->memo_valid = 1;
     }
     r->call = *c;
     r->persistent = m->persistent;
@@ -557,10 +566,7 @@ int call_again(const call_mode *m, call_memo *mm)
     r->plan = plan;
     coll_call c = mm->call;
     c.rp = &r->plan;
-    const int armed = mm->armed;
-    mm->armed = 0;
     rc = call_launch(m, &c);
-    mm->armed = armed;
     if (rc != MPI_SUCCESS)
         call_abandon(m);
     return rc;
