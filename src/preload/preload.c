@@ -21,8 +21,8 @@
  * request (MPI_Grequest_start), completed from the runtime's completion
  * hook (call_mode.done), so that every completion call of the MPI library
  * takes it, mixed with others. The runtime's requests advance in the MPI
- * library's own progress: under MPICH, the poll function of MPICH's
- * MPIX_Grequest_start; elsewhere a callback of Open MPI's progress loop,
+ * library's own progress: under MPICH, the poll and wait functions of
+ * MPICH's MPIX_Grequest_start (which requires both); elsewhere a callback of Open MPI's progress loop,
  * registered through opal_progress_register found at run time (no Open
  * MPI header needed). Every intercepted completion call also advances them
  * once before it runs.
@@ -110,6 +110,7 @@ typedef struct preq {
     MPI_Comm comm;
     int persistent;
     int rc;                     /* the runtime's code at completion */
+    atomic_int done;            /* completed (rc set) */
     MPI_Request *slot;          /* a completion call: where the program holds greq */
     struct preq *waiting;       /* a completion call's list */
     struct preq *next;          /* the free list */
@@ -221,6 +222,18 @@ static int poll_fn(void *extra, MPI_Status *status)
     progress_cb();
     return MPI_SUCCESS;
 }
+
+/* MPICH's wait for `count` requests (it requires one): each completed,
+ * the runtime's requests advanced meanwhile. */
+static int wait_fn(int count, void **array_of_states, double timeout, MPI_Status *status)
+{
+    (void)timeout;
+    (void)status;
+    for (int i = 0; i < count; i++)
+        while (!atomic_load(&((preq *)array_of_states[i])->done))
+            progress_cb();
+    return MPI_SUCCESS;
+}
 #endif
 
 /* A completed request's status: a collective's (no source, tag or
@@ -261,14 +274,16 @@ static void done_fn(void *arg, int rc)
 {
     preq *p = arg;
     p->rc = rc;
+    atomic_store(&p->done, 1);
     PMPI_Grequest_complete(p->greq);
 }
 
 static int greq_start(preq *p)
 {
     p->rc = MPI_SUCCESS;
+    atomic_store(&p->done, 0);
 #ifdef MPICH
-    return PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, NULL, p, &p->greq);
+    return PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, p, &p->greq);
 #else
     pthread_once(&progress_once, progress_register);
     return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
@@ -280,6 +295,7 @@ static int greq_start(preq *p)
 static void greq_abandon(preq *p, int rc)
 {
     p->rc = rc;
+    atomic_store(&p->done, 1);
     PMPI_Grequest_complete(p->greq);
     PMPI_Wait(&p->greq, MPI_STATUS_IGNORE);
 }
