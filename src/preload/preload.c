@@ -290,11 +290,12 @@ static int greq_start(preq *p)
 #endif
 }
 
-/* A generalized request that never ran: completed with rc and waited
- * (freed). */
-static void greq_abandon(preq *p, int rc)
+/* A generalized request that never ran: completed and waited (freed).
+ * Successfully: the caller raises the call's error on its communicator,
+ * where the library would raise a request's own on another. */
+static void greq_abandon(preq *p)
 {
-    p->rc = rc;
+    p->rc = MPI_SUCCESS;
     atomic_store(&p->done, 1);
     PMPI_Grequest_complete(p->greq);
     PMPI_Wait(&p->greq, MPI_STATUS_IGNORE);
@@ -339,7 +340,7 @@ static int request_call(const coll_args *a, int persistent, MPI_Request *request
         goto fail;
     if ((*rc = coll_run(a, &m)) != MPI_SUCCESS) {
         p->inner = MPICOLL_REQUEST_NULL;    /* abandoned (call_finish) */
-        greq_abandon(p, *rc);               /* and p with it (free_fn) */
+        greq_abandon(p);                    /* and p with it (free_fn) */
         *rc = mpicoll_raise(a->comm, *rc);
         return 1;
     }
@@ -361,10 +362,12 @@ static int start_one(MPI_Request *request)
         return PMPI_Start(request);
     if (p->greq != MPI_REQUEST_NULL)
         return mpicoll_raise(p->comm, MPI_ERR_REQUEST);     /* active */
-    if ((rc = greq_start(p)) != MPI_SUCCESS)
+    if ((rc = greq_start(p)) != MPI_SUCCESS) {
+        p->greq = MPI_REQUEST_NULL;
         return mpicoll_raise(p->comm, rc);
+    }
     if ((rc = request_start(p->inner)) != MPI_SUCCESS) {
-        greq_abandon(p, rc);
+        greq_abandon(p);
         p->greq = MPI_REQUEST_NULL;
         return mpicoll_raise(p->comm, rc);
     }
