@@ -309,7 +309,7 @@ int main(int argc, char **argv)
         int remote = (rank % 2 == 0) ? (size - 1) - ((size - 1) % 2 == 0) : size - 1 - (size - 1) % 2;
         MPI_Intercomm_create(half, 0, peer, remote, 99, &inter);
         int mine = rank + 1, other = 0;
-        MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
+        COLL(Allreduce, allreduce, &mine, &other, 1, MPI_INT, MPI_SUM, inter);
         report("allreduce intercomm", (unsigned long)other, inter, 1 + rank % 2);
         /* the even half's first rank gathers the odd half's values (MPI_ROOT
          * there, MPI_PROC_NULL beside it; the senders name remote rank 0) */
@@ -318,11 +318,12 @@ int main(int argc, char **argv)
         MPI_Comm_remote_size(inter, &nremote);
         from = calloc((size_t)nremote, sizeof *from);
         root = rank % 2 ? 0 : hrank == 0 ? MPI_ROOT : MPI_PROC_NULL;
-        MPI_Gather(&mine, 1, MPI_INT, from, 1, MPI_INT, root, inter);
+        COLL(Gather, gather, &mine, 1, MPI_INT, from, 1, MPI_INT, root, inter);
         report("gather intercomm", root == MPI_ROOT ? hash(from, sizeof(int) * (size_t)nremote, 14)
                                                     : 0, inter, 1 + rank % 2);
         free(from);
-        report("barrier intercomm", (unsigned long)MPI_Barrier(inter), inter, 1 + rank % 2);
+        COLL(Barrier, barrier, inter);
+        report("barrier intercomm", 0, inter, 1 + rank % 2);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&peer);
     }

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# The preload test: run.sh MPIEXEC NP APP PRELOAD_LIB
+# The preload test: run.sh MPIEXEC NP APP PRELOAD_LIB [MODE]
 # The same unmodified program with and without libmpicoll_preload.so must
 # print the same results; with it, the verbose log must show mpicoll's
 # algorithms for every collective; with MPICOLL_DISABLE=1, none; with
 # MPICOLL_DISABLE=1 on one rank only, every rank fails with a message
-# (no hang).
+# (no hang). MODE (blocking, nb, persistent: the program's argument, its
+# calls' form; default blocking).
 set -u
-mpiexec=$1 np=$2 app=$3 lib=$4
+mpiexec=$1 np=$2 app=$3 lib=$4 mode=${5:-blocking}
 read -ra flags <<< "${TEST_LAUNCH_FLAGS:-}" # cmake/mpi_launch.cmake's
 launch=("$mpiexec" "${flags[@]}" -n "$np")
 if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
   preload=(-x LD_PRELOAD="$lib" -x MPICOLL_VERBOSE -x MPICOLL_DISABLE)
+  [ -z "${MPICOLL_RANKS_PER_NODE:-}" ] || preload+=(-x MPICOLL_RANKS_PER_NODE)
 else
   preload=(-genv LD_PRELOAD "$lib")
 fi
@@ -18,9 +20,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL preload: $*"; exit 1; }
 
-"${launch[@]}" "$app" > "$dir/native" 2>&1
+"${launch[@]}" "$app" "$mode" > "$dir/native" 2>&1
 [ $? = 0 ] || fail "the program failed without the preload library"
-MPICOLL_DISABLE=0 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/out" 2> "$dir/log" ||
+MPICOLL_DISABLE=0 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" "$mode" > "$dir/out" 2> "$dir/log" ||
   { cat "$dir/log"; fail "the program failed with the preload library"; }
 grep -q "point-to-point during collectives: ok" "$dir/out" || fail "point-to-point messages were disturbed"
 diff -u "$dir/native" "$dir/out" || fail "results differ with the preload library"
@@ -34,18 +36,18 @@ if [ "$np" -ge 4 ]; then
       { cat "$dir/log"; fail "the intercommunicator $c did not go to the MPI library's collective"; }
   done
 fi
-MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" > "$dir/off" \
+MPICOLL_DISABLE=1 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" "$mode" > "$dir/off" \
   2> "$dir/offlog" || fail "the program failed with MPICOLL_DISABLE=1"
 diff -u "$dir/native" "$dir/off" || fail "results differ with MPICOLL_DISABLE=1"
 ! grep -q "algorithm=" "$dir/offlog" || fail "mpicoll ran although MPICOLL_DISABLE=1"
 if [ "$np" -ge 2 ]; then
   # rank 0 alone disabled: an MPMD command line, the same program twice
   if "$mpiexec" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
-    mixed=("$mpiexec" "${flags[@]}" -n 1 -x LD_PRELOAD="$lib" -x MPICOLL_DISABLE=1 "$app"
-           : -n $((np - 1)) -x LD_PRELOAD="$lib" "$app")
+    mixed=("$mpiexec" "${flags[@]}" -n 1 -x LD_PRELOAD="$lib" -x MPICOLL_DISABLE=1 "$app" "$mode"
+           : -n $((np - 1)) -x LD_PRELOAD="$lib" "$app" "$mode")
   else
-    mixed=("$mpiexec" -genv LD_PRELOAD "$lib" -n 1 -env MPICOLL_DISABLE 1 "$app" :
-           -n $((np - 1)) "$app")
+    mixed=("$mpiexec" -genv LD_PRELOAD "$lib" -n 1 -env MPICOLL_DISABLE 1 "$app" "$mode" :
+           -n $((np - 1)) "$app" "$mode")
   fi
   env -u MPICOLL_DISABLE timeout 60 "${mixed[@]}" > "$dir/mixed" 2>&1
   rc=$?
@@ -53,4 +55,4 @@ if [ "$np" -ge 2 ]; then
   grep -q 'mpicoll: error: MPICOLL_DISABLE is "1" on rank 0 but unset on rank 1' "$dir/mixed" ||
     { cat "$dir/mixed"; fail "MPICOLL_DISABLE=1 on rank 0 only: no message"; }
 fi
-echo "preload: np=$np same results as the MPI library's own; mpicoll ran every collective; MPICOLL_DISABLE works"
+echo "preload: $mode np=$np same results as the MPI library's own; mpicoll ran every collective; MPICOLL_DISABLE works"

@@ -1,20 +1,31 @@
 /*
- * The sweep through the MPI_ entry points (coll_sweep_via, built with Open
- * MPI's coll component): every mpicoll_<coll>_with(algorithm, ...) and
+ * The sweep through the MPI_ entry points (coll_sweep_via: run with Open
+ * MPI's coll component, or under the preload library with any MPI): every mpicoll_<coll>_with(algorithm, ...) and
  * mpicoll_<coll>(...) of the checkers (tests/mpi) is renamed to the
  * via_ function of the same arguments (sweep_via.h; the renames are made
  * by CMake from the list of collectives), which names the algorithm for the thread's next
  * call (api_thread_spec_set: what the component reads where the API
  * would take an argument) and calls MPI_<Name>, MPI_I<name> and MPI_Wait,
- * or MPIX_<Name>_init, MPI_Start, MPI_Wait and MPI_Request_free, as
- * SWEEP_VIA_MODE says (blocking, nb, persistent). So the whole matrix
- * runs through Open MPI's MPI layer, the component's three forms and its
- * Open MPI requests; mpicoll_last_choice still reads the runtime the
- * component runs (both link libmpicoll.so).
+ * or MPI_<Name>_init (MPI-4; Open MPI 4.1: MPIX_<Name>_init), MPI_Start,
+ * MPI_Wait and MPI_Request_free, as SWEEP_VIA_MODE says (blocking, nb,
+ * persistent). So the whole matrix runs through Open MPI's MPI layer, the
+ * component's three forms and its Open MPI requests, or through the
+ * preload library's wrappers and its generalized requests;
+ * mpicoll_last_choice still reads the runtime that runs the calls (the
+ * component links libmpicoll.so; the preload library's copy of the
+ * runtime, preloaded, comes before the program's libmpicoll.so).
  */
 #include "sweep_via.h"
 #include "../../src/api/api.h"
+#if defined(OPEN_MPI) && MPI_VERSION < 4
 #include <mpi-ext.h>
+#endif
+
+#if MPI_VERSION >= 4
+#define VIA_INIT_(Name) MPI_##Name##_init
+#else
+#define VIA_INIT_(Name) MPIX_##Name##_init
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +96,7 @@ static int via_finish(int rc, MPI_Request *q, int persistent)
             rc = via_finish(MPI_I##name(API_ARGS_##family, &q), &q, 0);                   \
             break;                                                                        \
         default:                                                                          \
-            rc = via_finish(MPIX_##Name##_init(API_ARGS_##family, MPI_INFO_NULL, &q),     \
+            rc = via_finish(VIA_INIT_(Name)(API_ARGS_##family, MPI_INFO_NULL, &q),        \
                             &q, 1);                                                       \
         }                                                                                 \
         record(comm);                                                                     \
