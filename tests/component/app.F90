@@ -10,7 +10,8 @@
 ! One source, three programs: compiled with -DMPIFH (include 'mpif.h'),
 ! -DUSEMPI (use mpi) or -DF08 (use mpi_f08). nb: MPI_I<name> and MPI_Wait;
 ! persistent: Open MPI 4.1's MPIX_<Name>_init (its pcollreq extension:
-! mpif-ext.h, use mpi_ext, use mpi_f08_ext), MPI_Start, MPI_Wait,
+! mpif-ext.h, use mpi_ext, use mpi_f08_ext), or with -DMPI4_PERSISTENT
+! MPI-4's MPI_<Name>_init (MPICH 4), MPI_Start, MPI_Wait,
 ! MPI_Request_free.
 !
 ! gfortran's preprocessor is traditional (no variadic macros): COLL<k> is
@@ -21,10 +22,17 @@
 #else
 #define HANDLE(kind) integer
 #endif
+#if defined(MPI4_PERSISTENT)
+#define DISPATCH(Name, b, nb, p) \
+  if (mode == BLOCKING) then; call MPI_/**/Name b; \
+  else if (mode == NB) then; call MPI_I/**/Name nb; \
+  else; call MPI_/**/Name/**/_init p; end if; call finish(req)
+#else
 #define DISPATCH(Name, b, nb, p) \
   if (mode == BLOCKING) then; call MPI_/**/Name b; \
   else if (mode == NB) then; call MPI_I/**/Name nb; \
   else; call MPIX_/**/Name/**/_init p; end if; call finish(req)
+#endif
 #define COLL1(N, a) DISPATCH(N, (a, ierr), (a, req, ierr), (a, MPI_INFO_NULL, req, ierr))
 #define COLL5(N, a, b, c, d, e) DISPATCH(N, (a, b, c, d, e, ierr), (a, b, c, d, e, req, ierr), (a, b, c, d, e, MPI_INFO_NULL, req, ierr))
 #define COLL6(N, a, b, c, d, e, f) DISPATCH(N, (a, b, c, d, e, f, ierr), (a, b, c, d, e, f, req, ierr), (a, b, c, d, e, f, MPI_INFO_NULL, req, ierr))
@@ -35,15 +43,21 @@
 module app_m
 #if defined(F08)
   use mpi_f08
+#if !defined(MPI4_PERSISTENT)
   use mpi_f08_ext
+#endif
 #elif defined(USEMPI)
   use mpi
+#if !defined(MPI4_PERSISTENT)
   use mpi_ext
+#endif
 #endif
   implicit none
 #if defined(MPIFH)
   include 'mpif.h'
+#if !defined(MPI4_PERSISTENT)
   include 'mpif-ext.h'
+#endif
 #endif
   integer, parameter :: BLOCKING = 1, NB = 2, PERSISTENT = 3, n = 37
   integer :: mode = BLOCKING
