@@ -1,6 +1,6 @@
 ! A plain Fortran MPI program for the component test (run.sh): every
 ! collective blocking, non-blocking or persistent, in place and not, with
-! derived datatypes, an operation of its own and every root, on
+! derived datatypes, MPI_BOTTOM, an operation of its own and every root, on
 ! MPI_COMM_WORLD and on a split communicator. Rank 0 prints one line per
 ! call: a label and each rank's hash of its result. Integer data (doubles
 ! with exact sums), so that every algorithm gives the same bits.
@@ -227,8 +227,9 @@ contains
     HANDLE(Comm), intent(in) :: comm
     integer, intent(in) :: color
     HANDLE(Request) :: req
-    HANDLE(Datatype) :: block, pair
+    HANDLE(Datatype) :: block, pair, absolute
     HANDLE(Op) :: pair_max
+    integer(kind=MPI_ADDRESS_KIND) :: addr
     integer, allocatable :: counts(:), displs(:), sc(:), sdis(:), rc(:), rdis(:)
     integer :: rank, np, i, q, ierr
     call MPI_Comm_rank(comm, rank, ierr)
@@ -251,6 +252,15 @@ contains
     COLL5(Bcast, ri, 1, block, 0, comm)
     call report('bcast derived', hash(ri, n, 24), color)
     call MPI_Type_free(block, ierr)
+    ! ri's first n integers by their address: MPI_BOTTOM and a type of
+    ! absolute displacements
+    call MPI_Get_address(ri, addr, ierr)
+    call MPI_Type_create_hindexed(1, [n], [addr], MPI_INTEGER, absolute, ierr)
+    call MPI_Type_commit(absolute, ierr)
+    ri = si
+    COLL5(Bcast, MPI_BOTTOM, 1, absolute, 0, comm)
+    call report('bcast bottom', hash(ri, n, 29), color)
+    call MPI_Type_free(absolute, ierr)
     COLL7(Alltoall, si, n, MPI_INTEGER, ri, n, MPI_INTEGER, comm)
     call report('alltoall', hash(ri, n * np, 3), color)
     ri = si
