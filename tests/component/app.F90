@@ -24,14 +24,14 @@
 #endif
 #if defined(MPI4_PERSISTENT)
 #define DISPATCH(Name, b, nb, p) \
-  if (mode == BLOCKING) then; call MPI_/**/Name b; \
+  ierr = -1; if (mode == BLOCKING) then; call MPI_/**/Name b; \
   else if (mode == NB) then; call MPI_I/**/Name nb; \
-  else; call MPI_/**/Name/**/_init p; end if; call finish(req)
+  else; call MPI_/**/Name/**/_init p; end if; call finish(req, ierr)
 #else
 #define DISPATCH(Name, b, nb, p) \
-  if (mode == BLOCKING) then; call MPI_/**/Name b; \
+  ierr = -1; if (mode == BLOCKING) then; call MPI_/**/Name b; \
   else if (mode == NB) then; call MPI_I/**/Name nb; \
-  else; call MPIX_/**/Name/**/_init p; end if; call finish(req)
+  else; call MPIX_/**/Name/**/_init p; end if; call finish(req, ierr)
 #endif
 #define COLL1(N, a) DISPATCH(N, (a, ierr), (a, req, ierr), (a, MPI_INFO_NULL, req, ierr))
 #define COLL5(N, a, b, c, d, e) DISPATCH(N, (a, b, c, d, e, ierr), (a, b, c, d, e, req, ierr), (a, b, c, d, e, MPI_INFO_NULL, req, ierr))
@@ -41,6 +41,7 @@
 #define COLL9(N, a, b, c, d, e, f, g, h, i) DISPATCH(N, (a, b, c, d, e, f, g, h, i, ierr), (a, b, c, d, e, f, g, h, i, req, ierr), (a, b, c, d, e, f, g, h, i, MPI_INFO_NULL, req, ierr))
 
 module app_m
+  use, intrinsic :: iso_fortran_env, only: error_unit
 #if defined(F08)
   use mpi_f08
 #if !defined(MPI4_PERSISTENT)
@@ -67,10 +68,16 @@ module app_m
   double precision, allocatable, asynchronous :: sd(:), rd(:)
 contains
 
-  ! Completes the call that DISPATCH made in the program's mode.
-  subroutine finish(req)
+  ! Completes the call that DISPATCH made in the program's mode, after
+  ! checking the error code it set (cerr).
+  subroutine finish(req, cerr)
     HANDLE(Request), intent(inout) :: req
+    integer, intent(in) :: cerr
     integer :: ierr
+    if (cerr /= MPI_SUCCESS) then
+      write(error_unit, '(a, i0)') 'app: a collective returned ', cerr
+      call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end if
     if (mode == NB) then
       call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
     else if (mode == PERSISTENT) then
@@ -261,6 +268,13 @@ contains
     COLL5(Bcast, MPI_BOTTOM, 1, absolute, 0, comm)
     call report('bcast bottom', hash(ri, n, 29), color)
     call MPI_Type_free(absolute, ierr)
+    ! an error returned in ierror: a root out of range, under
+    ! MPI_ERRORS_RETURN
+    call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
+    ierr = MPI_SUCCESS
+    call MPI_Bcast(ri, n, MPI_INTEGER, np, comm, ierr)
+    call report('bcast bad root', merge(1_8, 0_8, ierr /= MPI_SUCCESS), color)
+    call MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL, ierr)
     COLL7(Alltoall, si, n, MPI_INTEGER, ri, n, MPI_INTEGER, comm)
     call report('alltoall', hash(ri, n * np, 3), color)
     ri = si
