@@ -50,6 +50,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #ifndef MPICOLL_UPPER_NAMES
 #error "MPICOLL_UPPER_<name> definitions missing (CMakeLists.txt gives them to this file)"
@@ -276,4 +277,298 @@ MPICOLL_COLLECTIVES(F_NONBLOCKING_)
     F_INIT_NAMES(fp_##name, (F_PARAMS_##family, const MPI_Fint *info, MPI_Fint *request,   \
                              MPI_Fint *ierror), name, family)
 MPICOLL_COLLECTIVES(F_PERSISTENT_)
+#endif
+
+/* ---- Open MPI's Fortran request calls ------------------------------------
+ * Open MPI's mpif.h and use mpi bindings (libmpi_mpifh), and its
+ * use mpi_f08 ones through them (ompi_<call>_f), call PMPI_Start,
+ * PMPI_Wait & co. directly, where MPICH's mpif.h and use mpi bindings
+ * call the C entry points: here, under Open MPI, the Fortran forms of
+ * the request calls convert their arguments and call the C entry points
+ * (MPI_Start, MPI_Wait, ...), so that a request of a Fortran call takes
+ * the C calls' path, as its collective does (the preload library's C
+ * entry points own the requests of its non-blocking and persistent
+ * collectives). A Fortran status is MPI_Fint[sizeof(MPI_Status) /
+ * sizeof(MPI_Fint)] (Open MPI's MPI_STATUS_SIZE), converted by
+ * MPI_Status_c2f; MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are common
+ * blocks, found as MPI_IN_PLACE is; indices are 1-based. */
+#ifdef OPEN_MPI
+enum { F_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), F_SMALL = 16 };
+static const char *const ompi_status_ignore[MANGLINGS] = {
+    "mpi_fortran_status_ignore", "mpi_fortran_status_ignore_",
+    "mpi_fortran_status_ignore__", "MPI_FORTRAN_STATUS_IGNORE" };
+static const char *const ompi_statuses_ignore[MANGLINGS] = {
+    "mpi_fortran_statuses_ignore", "mpi_fortran_statuses_ignore_",
+    "mpi_fortran_statuses_ignore__", "MPI_FORTRAN_STATUSES_IGNORE" };
+static const void *status_ignore[MANGLINGS], *statuses_ignore[MANGLINGS];
+static pthread_once_t status_once = PTHREAD_ONCE_INIT;
+
+static void status_find(void)
+{
+    for (int i = 0; i < MANGLINGS; i++) {
+        status_ignore[i] = dlsym(RTLD_DEFAULT, ompi_status_ignore[i]);
+        statuses_ignore[i] = dlsym(RTLD_DEFAULT, ompi_statuses_ignore[i]);
+    }
+}
+
+/* whether p is one of the addresses of list */
+static int f_is(const void *p, const void *const list[MANGLINGS])
+{
+    pthread_once(&status_once, status_find);
+    for (int i = 0; i < MANGLINGS; i++)
+        if (p && p == list[i])
+            return 1;
+    return 0;
+}
+
+/* The C status for Fortran status f (MPI_STATUS_IGNORE for Fortran's),
+ * in c; f_status_out writes it back. */
+static MPI_Status *f_status_in(MPI_Fint *f, MPI_Status *c)
+{
+    return f_is(f, status_ignore) ? MPI_STATUS_IGNORE : c;
+}
+
+static void f_status_out(MPI_Fint *f, const MPI_Status *c, int rc)
+{
+    if (rc == MPI_SUCCESS && !f_is(f, status_ignore))
+        MPI_Status_c2f(c, f);
+}
+
+/* The C requests, and statuses unless `statuses` is NULL or Fortran's
+ * MPI_STATUSES_IGNORE, of n Fortran requests: in small when they fit,
+ * else allocated. */
+typedef struct {
+    MPI_Request *req, small_req[F_SMALL];
+    MPI_Status *st, small_st[F_SMALL];
+} f_arrays;
+
+static void f_arrays_free(f_arrays *a)
+{
+    if (a->req != a->small_req)
+        free(a->req);
+    if (a->st != a->small_st && a->st != MPI_STATUSES_IGNORE)
+        free(a->st);
+}
+
+static int f_arrays_in(f_arrays *a, int n, const MPI_Fint *requests, const MPI_Fint *statuses)
+{
+    a->req = a->small_req;
+    a->st = !statuses || f_is(statuses, statuses_ignore) ? MPI_STATUSES_IGNORE : a->small_st;
+    if (n > F_SMALL) {
+        a->req = malloc((size_t)n * sizeof *a->req);
+        if (a->st != MPI_STATUSES_IGNORE)
+            a->st = malloc((size_t)n * sizeof *a->st);
+        if (!a->req || !a->st) {
+            f_arrays_free(a);
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        a->req[i] = MPI_Request_f2c(requests[i]);
+    return MPI_SUCCESS;
+}
+
+/* Writes the n requests back, and the first nst statuses (after a call
+ * that returned rc), then frees. */
+static void f_arrays_out(f_arrays *a, int n, MPI_Fint *requests, MPI_Fint *statuses, int nst,
+                         int rc)
+{
+    for (int i = 0; i < n; i++)
+        requests[i] = MPI_Request_c2f(a->req[i]);
+    if (a->st != MPI_STATUSES_IGNORE && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS))
+        for (int k = 0; k < nst; k++)
+            MPI_Status_c2f(&a->st[k], statuses + (size_t)k * F_STATUS_SIZE);
+    f_arrays_free(a);
+}
+
+/* Fortran's LOGICAL */
+static MPI_Fint f_logical(int flag)
+{
+    return flag ? 1 : 0;
+}
+
+static void fr_start(MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_Request_f2c(*request);
+    const int rc = MPI_Start(&r);
+    *request = MPI_Request_c2f(r);
+    f_done(ierror, rc);
+}
+
+static void fr_startall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
+{
+    f_arrays a;
+    int rc = f_arrays_in(&a, *count, requests, NULL);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Startall(*count, a.req);
+        f_arrays_out(&a, *count, requests, NULL, 0, rc);
+    }
+    f_done(ierror, rc);
+}
+
+static void fr_request_free(MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_Request_f2c(*request);
+    const int rc = MPI_Request_free(&r);
+    *request = MPI_Request_c2f(r);
+    f_done(ierror, rc);
+}
+
+static void fr_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_Request_f2c(*request);
+    MPI_Status s;
+    const int rc = MPI_Wait(&r, f_status_in(status, &s));
+    *request = MPI_Request_c2f(r);
+    f_status_out(status, &s, rc);
+    f_done(ierror, rc);
+}
+
+static void fr_test(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_Request_f2c(*request);
+    MPI_Status s;
+    int c_flag = 0;
+    const int rc = MPI_Test(&r, &c_flag, f_status_in(status, &s));
+    *request = MPI_Request_c2f(r);
+    *flag = f_logical(c_flag);
+    if (c_flag)
+        f_status_out(status, &s, rc);
+    f_done(ierror, rc);
+}
+
+static void fr_request_get_status(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+                                  MPI_Fint *ierror)
+{
+    MPI_Status s;
+    int c_flag = 0;
+    const int rc = MPI_Request_get_status(MPI_Request_f2c(*request), &c_flag,
+                                          f_status_in(status, &s));
+    *flag = f_logical(c_flag);
+    if (c_flag)
+        f_status_out(status, &s, rc);
+    f_done(ierror, rc);
+}
+
+static void fr_waitall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses,
+                       MPI_Fint *ierror)
+{
+    f_arrays a;
+    int rc = f_arrays_in(&a, *count, requests, statuses);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Waitall(*count, a.req, a.st);
+        f_arrays_out(&a, *count, requests, statuses, *count, rc);
+    }
+    f_done(ierror, rc);
+}
+
+static void fr_testall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
+                       MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    f_arrays a;
+    int c_flag = 0, rc = f_arrays_in(&a, *count, requests, statuses);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Testall(*count, a.req, &c_flag, a.st);
+        f_arrays_out(&a, *count, requests, statuses, c_flag ? *count : 0, rc);
+    }
+    *flag = f_logical(c_flag);
+    f_done(ierror, rc);
+}
+
+/* the 1-based index of C index i */
+static MPI_Fint f_index(int i)
+{
+    return i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1;
+}
+
+static void fr_waitany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                       MPI_Fint *status, MPI_Fint *ierror)
+{
+    f_arrays a;
+    MPI_Status s;
+    int i = MPI_UNDEFINED, rc = f_arrays_in(&a, *count, requests, NULL);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Waitany(*count, a.req, &i, f_status_in(status, &s));
+        f_arrays_out(&a, *count, requests, NULL, 0, rc);
+        *index = f_index(i);
+        f_status_out(status, &s, rc);
+    }
+    f_done(ierror, rc);
+}
+
+static void fr_testany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+{
+    f_arrays a;
+    MPI_Status s;
+    int i = MPI_UNDEFINED, c_flag = 0, rc = f_arrays_in(&a, *count, requests, NULL);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Testany(*count, a.req, &i, &c_flag, f_status_in(status, &s));
+        f_arrays_out(&a, *count, requests, NULL, 0, rc);
+        *index = f_index(i);
+        if (c_flag)
+            f_status_out(status, &s, rc);
+    }
+    *flag = f_logical(c_flag);
+    f_done(ierror, rc);
+}
+
+/* waitsome and testsome: some(count, requests, &outcount, indices,
+ * statuses) */
+static void f_some(int (*some)(int, MPI_Request[], int *, int[], MPI_Status[]),
+                   const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                   MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    f_arrays a;
+    int out = MPI_UNDEFINED, rc = f_arrays_in(&a, *incount, requests, statuses);
+    if (rc == MPI_SUCCESS) {
+        rc = some(*incount, a.req, &out, indices, a.st);
+        /* the statuses of the completed requests, in the order of indices */
+        const int n = out != MPI_UNDEFINED ? out : 0;
+        f_arrays_out(&a, *incount, requests, statuses, n, rc);
+        for (int k = 0; k < n; k++)
+            indices[k] = f_index(indices[k]);
+        *outcount = out;
+    }
+    f_done(ierror, rc);
+}
+
+static void fr_waitsome(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    f_some(MPI_Waitsome, incount, requests, outcount, indices, statuses, ierror);
+}
+
+static void fr_testsome(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    f_some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierror);
+}
+
+/* each call under the four manglings and Open MPI's ompi_<call>_f */
+#define F_REQUEST_CALL(call, CALL, params)                                                 \
+    F_NAMES(fr_##call, params, mpi_##call, MPI_##CALL)                                     \
+    F_OMPI(fr_##call, params, ompi_##call##_f)
+F_REQUEST_CALL(start, START, (MPI_Fint *request, MPI_Fint *ierror))
+F_REQUEST_CALL(startall, STARTALL, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror))
+F_REQUEST_CALL(request_free, REQUEST_FREE, (MPI_Fint *request, MPI_Fint *ierror))
+F_REQUEST_CALL(wait, WAIT, (MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror))
+F_REQUEST_CALL(test, TEST, (MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+                            MPI_Fint *ierror))
+F_REQUEST_CALL(request_get_status, REQUEST_GET_STATUS,
+               (const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+F_REQUEST_CALL(waitall, WAITALL, (const MPI_Fint *count, MPI_Fint *requests,
+                                  MPI_Fint *statuses, MPI_Fint *ierror))
+F_REQUEST_CALL(testall, TESTALL, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
+                                  MPI_Fint *statuses, MPI_Fint *ierror))
+F_REQUEST_CALL(waitany, WAITANY, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                                  MPI_Fint *status, MPI_Fint *ierror))
+F_REQUEST_CALL(testany, TESTANY, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                                  MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+F_REQUEST_CALL(waitsome, WAITSOME, (const MPI_Fint *incount, MPI_Fint *requests,
+                                    MPI_Fint *outcount, MPI_Fint *indices,
+                                    MPI_Fint *statuses, MPI_Fint *ierror))
+F_REQUEST_CALL(testsome, TESTSOME, (const MPI_Fint *incount, MPI_Fint *requests,
+                                    MPI_Fint *outcount, MPI_Fint *indices,
+                                    MPI_Fint *statuses, MPI_Fint *ierror))
 #endif
