@@ -62,6 +62,12 @@ module app_m
 #endif
   integer, parameter :: BLOCKING = 1, NB = 2, PERSISTENT = 3, n = 37
   integer :: mode = BLOCKING
+  ! the requests completed so far: which completion call completes the next
+  integer :: completed = 0
+  ! a hash of the indices and counts the completion calls returned (printed
+  ! at the end: compared, not checked, since MPICH 4.0.2's own use
+  ! mpi_f08 MPI_Waitany returns another index than 1 for one request)
+  integer(8) :: indices = 0
   ! the buffers of the running calls (asynchronous: MPI writes them while
   ! a non-blocking or persistent call is pending)
   integer, allocatable, asynchronous :: si(:), ri(:)
@@ -73,19 +79,109 @@ contains
   subroutine finish(req, cerr)
     HANDLE(Request), intent(inout) :: req
     integer, intent(in) :: cerr
+    HANDLE(Request) :: reqs(1)
     integer :: ierr
     if (cerr /= MPI_SUCCESS) then
       write(error_unit, '(a, i0)') 'app: a collective returned ', cerr
       call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
     end if
     if (mode == NB) then
-      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      call complete(req)
+      if (req /= MPI_REQUEST_NULL) call fail('a completed request is not MPI_REQUEST_NULL')
     else if (mode == PERSISTENT) then
-      call MPI_Start(req, ierr)
-      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      if (mod(completed, 2) == 0) then
+        call MPI_Start(req, ierr)
+      else
+        reqs(1) = req
+        call MPI_Startall(1, reqs, ierr)
+        req = reqs(1)
+      end if
+      call complete(req)
+      if (req == MPI_REQUEST_NULL) call fail('a completed persistent request is MPI_REQUEST_NULL')
       call MPI_Request_free(req, ierr)
+      if (req /= MPI_REQUEST_NULL) call fail('a freed request is not MPI_REQUEST_NULL')
     end if
   end subroutine finish
+
+  ! Completes req with the next of the completion calls in turn (a Test
+  ! loop polls), with and without statuses.
+  subroutine complete(req)
+    HANDLE(Request), intent(inout) :: req
+    HANDLE(Request) :: reqs(1)
+#if defined(F08)
+    type(MPI_Status) :: st, sts(1)
+#else
+    integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 1)
+#endif
+    integer :: ierr, idx, cnt, idxs(1)
+    logical :: done
+    reqs(1) = req
+    select case (mod(completed, 10))
+    case (0)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    case (1)
+      call MPI_Wait(req, st, ierr)
+    case (2)
+      done = .false.
+      do while (.not. done)
+        call MPI_Test(req, done, st, ierr)
+      end do
+    case (3)
+      call MPI_Waitall(1, reqs, sts, ierr)
+    case (4)
+      call MPI_Waitany(1, reqs, idx, st, ierr)
+      call seen(idx)
+    case (5)
+      call MPI_Waitsome(1, reqs, cnt, idxs, sts, ierr)
+      call seen(cnt)
+      call seen(idxs(1))
+    case (6)
+      ! (MPICH 4.0.2's own MPI_Testall fails on a persistent collective's
+      ! request: MPI_Waitall there)
+      if (mode == NB) then
+        done = .false.
+        do while (.not. done)
+          call MPI_Testall(1, reqs, done, sts, ierr)
+        end do
+      else
+        call MPI_Waitall(1, reqs, MPI_STATUSES_IGNORE, ierr)
+      end if
+    case (7)
+      done = .false.
+      do while (.not. done)
+        call MPI_Testany(1, reqs, idx, done, MPI_STATUS_IGNORE, ierr)
+      end do
+      call seen(idx)
+    case (8)
+      cnt = 0
+      do while (cnt == 0)
+        call MPI_Testsome(1, reqs, cnt, idxs, MPI_STATUSES_IGNORE, ierr)
+      end do
+      call seen(cnt)
+      call seen(idxs(1))
+    case default
+      done = .false.
+      do while (.not. done)
+        call MPI_Request_get_status(req, done, st, ierr)
+      end do
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    end select
+    if (mod(completed, 10) >= 3 .and. mod(completed, 10) <= 8) req = reqs(1)
+    if (ierr /= MPI_SUCCESS) call fail('a completion call returned an error')
+    completed = completed + 1
+  end subroutine complete
+
+  subroutine seen(i)
+    integer, intent(in) :: i
+    indices = modulo(indices * 31 + i, 2147483647_8)
+  end subroutine seen
+
+  subroutine fail(what)
+    character(*), intent(in) :: what
+    integer :: ierr
+    write(error_unit, '(2a)') 'app: ', what
+    call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+  end subroutine fail
 
   ! A polynomial hash of cnt integers (or doubles' bits) modulo 2**31 - 1.
   integer(8) function hash(a, cnt, seed)
@@ -368,5 +464,6 @@ program app
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), np - rank, half, ierr)
   call run(half, 1 + mod(rank, 2))
   call MPI_Comm_free(half, ierr)
+  call report('completion indices', indices, 0)
   call MPI_Finalize(ierr)
 end program app
