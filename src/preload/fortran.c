@@ -545,10 +545,14 @@ static void fr_testsome(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *o
     f_some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierror);
 }
 
-/* each call under the four manglings and Open MPI's ompi_<call>_f */
+/* each call under the four manglings, Open MPI's ompi_<call>_f and its
+ * use mpi_f08 name, mpi_<call>_f08_ (the f08 bindings of the Test calls
+ * call pmpi_test_ & co.: the program's call is taken before; handles of
+ * one INTEGER, statuses of Open MPI's Fortran layout, ierror optional) */
 #define F_REQUEST_CALL(call, CALL, params)                                                 \
     F_NAMES(fr_##call, params, mpi_##call, MPI_##CALL)                                     \
-    F_OMPI(fr_##call, params, ompi_##call##_f)
+    F_OMPI(fr_##call, params, ompi_##call##_f)                                             \
+    F_ALIAS(mpi_##call##_f08_, fr_##call, params)
 F_REQUEST_CALL(start, START, (MPI_Fint *request, MPI_Fint *ierror))
 F_REQUEST_CALL(startall, STARTALL, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror))
 F_REQUEST_CALL(request_free, REQUEST_FREE, (MPI_Fint *request, MPI_Fint *ierror))
