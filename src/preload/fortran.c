@@ -279,35 +279,54 @@ MPICOLL_COLLECTIVES(F_NONBLOCKING_)
 MPICOLL_COLLECTIVES(F_PERSISTENT_)
 #endif
 
-/* ---- Open MPI's Fortran request calls ------------------------------------
+/* ---- The Fortran request calls where the bindings bypass the C ones ------
  * Open MPI's mpif.h and use mpi bindings (libmpi_mpifh), and its
- * use mpi_f08 ones through them (ompi_<call>_f), call PMPI_Start,
- * PMPI_Wait & co. directly, where MPICH's mpif.h and use mpi bindings
- * call the C entry points: here, under Open MPI, the Fortran forms of
- * the request calls convert their arguments and call the C entry points
- * (MPI_Start, MPI_Wait, ...), so that a request of a Fortran call takes
- * the C calls' path, as its collective does (the preload library's C
- * entry points own the requests of its non-blocking and persistent
- * collectives). A Fortran status is MPI_Fint[sizeof(MPI_Status) /
- * sizeof(MPI_Fint)] (Open MPI's MPI_STATUS_SIZE), converted by
- * MPI_Status_c2f; MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are common
- * blocks, found as MPI_IN_PLACE is; indices are 1-based. */
+ * use mpi_f08 ones (through ompi_<call>_f, or pmpi_test_ & co.), and
+ * MPICH's use mpi_f08 ones (mpi_<call>_f08_) call PMPI_Start, PMPI_Wait
+ * & co. directly (MPICH's mpif.h and use mpi bindings call the C entry
+ * points): there the Fortran forms of the request calls convert their
+ * arguments and call the C entry points (MPI_Start, MPI_Wait, ...), so
+ * that a request of a Fortran call takes the C calls' path, as its
+ * collective does (the preload library's C entry points own the requests
+ * of its non-blocking and persistent collectives). Indices are 1-based.
+ * A Fortran status (F_STATUS, F_STATUS_SIZE of them each) is
+ *   Open MPI   MPI_Fint[sizeof(MPI_Status) / sizeof(MPI_Fint)] (its
+ *              MPI_STATUS_SIZE; f08's type(MPI_Status) the same),
+ *              MPI_Status_c2f; MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE
+ *              common blocks, found as MPI_IN_PLACE is
+ *   MPICH f08  MPI_F08_status, MPI_Status_c2f08; the ignores its objects
+ *              MPIR_F08_MPI_STATUS[ES]_IGNORE_OBJ (in libmpichfort: found
+ *              by dlsym) */
+#if defined(OPEN_MPI) || defined(MPICH_VERSION)
+enum { F_SMALL = 16 };
 #ifdef OPEN_MPI
-enum { F_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), F_SMALL = 16 };
+typedef MPI_Fint F_STATUS;
+enum { F_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint) };
+#define F_STATUS_C2F(c, f) MPI_Status_c2f(c, f)
 static const char *const ompi_status_ignore[MANGLINGS] = {
     "mpi_fortran_status_ignore", "mpi_fortran_status_ignore_",
     "mpi_fortran_status_ignore__", "MPI_FORTRAN_STATUS_IGNORE" };
 static const char *const ompi_statuses_ignore[MANGLINGS] = {
     "mpi_fortran_statuses_ignore", "mpi_fortran_statuses_ignore_",
     "mpi_fortran_statuses_ignore__", "MPI_FORTRAN_STATUSES_IGNORE" };
+#else
+typedef MPI_F08_status F_STATUS;
+enum { F_STATUS_SIZE = 1 };
+#define F_STATUS_C2F(c, f) MPI_Status_c2f08(c, f)
+static const char *const ompi_status_ignore[MANGLINGS] = { "MPIR_F08_MPI_STATUS_IGNORE_OBJ" };
+static const char *const ompi_statuses_ignore[MANGLINGS] = {
+    "MPIR_F08_MPI_STATUSES_IGNORE_OBJ" };
+#endif
 static const void *status_ignore[MANGLINGS], *statuses_ignore[MANGLINGS];
 static pthread_once_t status_once = PTHREAD_ONCE_INIT;
 
 static void status_find(void)
 {
     for (int i = 0; i < MANGLINGS; i++) {
-        status_ignore[i] = dlsym(RTLD_DEFAULT, ompi_status_ignore[i]);
-        statuses_ignore[i] = dlsym(RTLD_DEFAULT, ompi_statuses_ignore[i]);
+        if (ompi_status_ignore[i])
+            status_ignore[i] = dlsym(RTLD_DEFAULT, ompi_status_ignore[i]);
+        if (ompi_statuses_ignore[i])
+            statuses_ignore[i] = dlsym(RTLD_DEFAULT, ompi_statuses_ignore[i]);
     }
 }
 
@@ -323,15 +342,15 @@ static int f_is(const void *p, const void *const list[MANGLINGS])
 
 /* The C status for Fortran status f (MPI_STATUS_IGNORE for Fortran's),
  * in c; f_status_out writes it back. */
-static MPI_Status *f_status_in(MPI_Fint *f, MPI_Status *c)
+static MPI_Status *f_status_in(F_STATUS *f, MPI_Status *c)
 {
     return f_is(f, status_ignore) ? MPI_STATUS_IGNORE : c;
 }
 
-static void f_status_out(MPI_Fint *f, const MPI_Status *c, int rc)
+static void f_status_out(F_STATUS *f, const MPI_Status *c, int rc)
 {
     if (rc == MPI_SUCCESS && !f_is(f, status_ignore))
-        MPI_Status_c2f(c, f);
+        F_STATUS_C2F(c, f);
 }
 
 /* The C requests, and statuses unless `statuses` is NULL or Fortran's
@@ -350,7 +369,7 @@ static void f_arrays_free(f_arrays *a)
         free(a->st);
 }
 
-static int f_arrays_in(f_arrays *a, int n, const MPI_Fint *requests, const MPI_Fint *statuses)
+static int f_arrays_in(f_arrays *a, int n, const MPI_Fint *requests, const F_STATUS *statuses)
 {
     a->req = a->small_req;
     a->st = !statuses || f_is(statuses, statuses_ignore) ? MPI_STATUSES_IGNORE : a->small_st;
@@ -370,14 +389,14 @@ static int f_arrays_in(f_arrays *a, int n, const MPI_Fint *requests, const MPI_F
 
 /* Writes the n requests back, and the first nst statuses (after a call
  * that returned rc), then frees. */
-static void f_arrays_out(f_arrays *a, int n, MPI_Fint *requests, MPI_Fint *statuses, int nst,
+static void f_arrays_out(f_arrays *a, int n, MPI_Fint *requests, F_STATUS *statuses, int nst,
                          int rc)
 {
     for (int i = 0; i < n; i++)
         requests[i] = MPI_Request_c2f(a->req[i]);
     if (a->st != MPI_STATUSES_IGNORE && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS))
         for (int k = 0; k < nst; k++)
-            MPI_Status_c2f(&a->st[k], statuses + (size_t)k * F_STATUS_SIZE);
+            F_STATUS_C2F(&a->st[k], statuses + (size_t)k * F_STATUS_SIZE);
     f_arrays_free(a);
 }
 
@@ -414,7 +433,7 @@ static void fr_request_free(MPI_Fint *request, MPI_Fint *ierror)
     f_done(ierror, rc);
 }
 
-static void fr_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
+static void fr_wait(MPI_Fint *request, F_STATUS *status, MPI_Fint *ierror)
 {
     MPI_Request r = MPI_Request_f2c(*request);
     MPI_Status s;
@@ -424,7 +443,7 @@ static void fr_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
     f_done(ierror, rc);
 }
 
-static void fr_test(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+static void fr_test(MPI_Fint *request, MPI_Fint *flag, F_STATUS *status, MPI_Fint *ierror)
 {
     MPI_Request r = MPI_Request_f2c(*request);
     MPI_Status s;
@@ -437,7 +456,7 @@ static void fr_test(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fin
     f_done(ierror, rc);
 }
 
-static void fr_request_get_status(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+static void fr_request_get_status(const MPI_Fint *request, MPI_Fint *flag, F_STATUS *status,
                                   MPI_Fint *ierror)
 {
     MPI_Status s;
@@ -450,7 +469,7 @@ static void fr_request_get_status(const MPI_Fint *request, MPI_Fint *flag, MPI_F
     f_done(ierror, rc);
 }
 
-static void fr_waitall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses,
+static void fr_waitall(const MPI_Fint *count, MPI_Fint *requests, F_STATUS *statuses,
                        MPI_Fint *ierror)
 {
     f_arrays a;
@@ -463,7 +482,7 @@ static void fr_waitall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *stat
 }
 
 static void fr_testall(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
-                       MPI_Fint *statuses, MPI_Fint *ierror)
+                       F_STATUS *statuses, MPI_Fint *ierror)
 {
     f_arrays a;
     int c_flag = 0, rc = f_arrays_in(&a, *count, requests, statuses);
@@ -482,7 +501,7 @@ static MPI_Fint f_index(int i)
 }
 
 static void fr_waitany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                       MPI_Fint *status, MPI_Fint *ierror)
+                       F_STATUS *status, MPI_Fint *ierror)
 {
     f_arrays a;
     MPI_Status s;
@@ -497,7 +516,7 @@ static void fr_waitany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *inde
 }
 
 static void fr_testany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+                       MPI_Fint *flag, F_STATUS *status, MPI_Fint *ierror)
 {
     f_arrays a;
     MPI_Status s;
@@ -517,7 +536,7 @@ static void fr_testany(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *inde
  * statuses) */
 static void f_some(int (*some)(int, MPI_Request[], int *, int[], MPI_Status[]),
                    const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                   MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+                   MPI_Fint *indices, F_STATUS *statuses, MPI_Fint *ierror)
 {
     f_arrays a;
     int out = MPI_UNDEFINED, rc = f_arrays_in(&a, *incount, requests, statuses);
@@ -534,45 +553,49 @@ static void f_some(int (*some)(int, MPI_Request[], int *, int[], MPI_Status[]),
 }
 
 static void fr_waitsome(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+                        MPI_Fint *indices, F_STATUS *statuses, MPI_Fint *ierror)
 {
     f_some(MPI_Waitsome, incount, requests, outcount, indices, statuses, ierror);
 }
 
 static void fr_testsome(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                        MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+                        MPI_Fint *indices, F_STATUS *statuses, MPI_Fint *ierror)
 {
     f_some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierror);
 }
 
-/* each call under the four manglings, Open MPI's ompi_<call>_f and its
- * use mpi_f08 name, mpi_<call>_f08_ (the f08 bindings of the Test calls
- * call pmpi_test_ & co.: the program's call is taken before; handles of
- * one INTEGER, statuses of Open MPI's Fortran layout, ierror optional) */
+/* Each call under its use mpi_f08 name, mpi_<call>_f08_ (handles of one
+ * INTEGER, ierror optional); with Open MPI also under the four manglings
+ * and ompi_<call>_f (Open MPI's f08 bindings of the Test calls call
+ * pmpi_test_ & co.: the program's call is taken before, by its f08 name). */
+#ifdef OPEN_MPI
 #define F_REQUEST_CALL(call, CALL, params)                                                 \
     F_NAMES(fr_##call, params, mpi_##call, MPI_##CALL)                                     \
     F_OMPI(fr_##call, params, ompi_##call##_f)                                             \
     F_ALIAS(mpi_##call##_f08_, fr_##call, params)
+#else
+#define F_REQUEST_CALL(call, CALL, params) F_ALIAS(mpi_##call##_f08_, fr_##call, params)
+#endif
 F_REQUEST_CALL(start, START, (MPI_Fint *request, MPI_Fint *ierror))
 F_REQUEST_CALL(startall, STARTALL, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror))
 F_REQUEST_CALL(request_free, REQUEST_FREE, (MPI_Fint *request, MPI_Fint *ierror))
-F_REQUEST_CALL(wait, WAIT, (MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror))
-F_REQUEST_CALL(test, TEST, (MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+F_REQUEST_CALL(wait, WAIT, (MPI_Fint *request, F_STATUS *status, MPI_Fint *ierror))
+F_REQUEST_CALL(test, TEST, (MPI_Fint *request, MPI_Fint *flag, F_STATUS *status,
                             MPI_Fint *ierror))
 F_REQUEST_CALL(request_get_status, REQUEST_GET_STATUS,
-               (const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+               (const MPI_Fint *request, MPI_Fint *flag, F_STATUS *status, MPI_Fint *ierror))
 F_REQUEST_CALL(waitall, WAITALL, (const MPI_Fint *count, MPI_Fint *requests,
-                                  MPI_Fint *statuses, MPI_Fint *ierror))
+                                  F_STATUS *statuses, MPI_Fint *ierror))
 F_REQUEST_CALL(testall, TESTALL, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
-                                  MPI_Fint *statuses, MPI_Fint *ierror))
+                                  F_STATUS *statuses, MPI_Fint *ierror))
 F_REQUEST_CALL(waitany, WAITANY, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                                  MPI_Fint *status, MPI_Fint *ierror))
+                                  F_STATUS *status, MPI_Fint *ierror))
 F_REQUEST_CALL(testany, TESTANY, (const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                                  MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror))
+                                  MPI_Fint *flag, F_STATUS *status, MPI_Fint *ierror))
 F_REQUEST_CALL(waitsome, WAITSOME, (const MPI_Fint *incount, MPI_Fint *requests,
                                     MPI_Fint *outcount, MPI_Fint *indices,
-                                    MPI_Fint *statuses, MPI_Fint *ierror))
+                                    F_STATUS *statuses, MPI_Fint *ierror))
 F_REQUEST_CALL(testsome, TESTSOME, (const MPI_Fint *incount, MPI_Fint *requests,
                                     MPI_Fint *outcount, MPI_Fint *indices,
-                                    MPI_Fint *statuses, MPI_Fint *ierror))
+                                    F_STATUS *statuses, MPI_Fint *ierror))
 #endif
