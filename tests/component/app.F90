@@ -1,6 +1,6 @@
 ! A plain Fortran MPI program for the component test (run.sh): every
 ! collective blocking, non-blocking or persistent, in place and not, with
-! derived datatypes, an operation of its own and every root, on
+! derived datatypes, MPI_BOTTOM, an operation of its own and every root, on
 ! MPI_COMM_WORLD and on a split communicator. Rank 0 prints one line per
 ! call: a label and each rank's hash of its result. Integer data (doubles
 ! with exact sums), so that every algorithm gives the same bits.
@@ -10,7 +10,8 @@
 ! One source, three programs: compiled with -DMPIFH (include 'mpif.h'),
 ! -DUSEMPI (use mpi) or -DF08 (use mpi_f08). nb: MPI_I<name> and MPI_Wait;
 ! persistent: Open MPI 4.1's MPIX_<Name>_init (its pcollreq extension:
-! mpif-ext.h, use mpi_ext, use mpi_f08_ext), MPI_Start, MPI_Wait,
+! mpif-ext.h, use mpi_ext, use mpi_f08_ext), or with -DMPI4_PERSISTENT
+! MPI-4's MPI_<Name>_init (MPICH 4), MPI_Start, MPI_Wait,
 ! MPI_Request_free.
 !
 ! gfortran's preprocessor is traditional (no variadic macros): COLL<k> is
@@ -21,10 +22,17 @@
 #else
 #define HANDLE(kind) integer
 #endif
+#if defined(MPI4_PERSISTENT)
 #define DISPATCH(Name, b, nb, p) \
-  if (mode == BLOCKING) then; call MPI_/**/Name b; \
+  ierr = -1; if (mode == BLOCKING) then; call MPI_/**/Name b; \
   else if (mode == NB) then; call MPI_I/**/Name nb; \
-  else; call MPIX_/**/Name/**/_init p; end if; call finish(req)
+  else; call MPI_/**/Name/**/_init p; end if; call finish(req, ierr)
+#else
+#define DISPATCH(Name, b, nb, p) \
+  ierr = -1; if (mode == BLOCKING) then; call MPI_/**/Name b; \
+  else if (mode == NB) then; call MPI_I/**/Name nb; \
+  else; call MPIX_/**/Name/**/_init p; end if; call finish(req, ierr)
+#endif
 #define COLL1(N, a) DISPATCH(N, (a, ierr), (a, req, ierr), (a, MPI_INFO_NULL, req, ierr))
 #define COLL5(N, a, b, c, d, e) DISPATCH(N, (a, b, c, d, e, ierr), (a, b, c, d, e, req, ierr), (a, b, c, d, e, MPI_INFO_NULL, req, ierr))
 #define COLL6(N, a, b, c, d, e, f) DISPATCH(N, (a, b, c, d, e, f, ierr), (a, b, c, d, e, f, req, ierr), (a, b, c, d, e, f, MPI_INFO_NULL, req, ierr))
@@ -33,38 +41,150 @@
 #define COLL9(N, a, b, c, d, e, f, g, h, i) DISPATCH(N, (a, b, c, d, e, f, g, h, i, ierr), (a, b, c, d, e, f, g, h, i, req, ierr), (a, b, c, d, e, f, g, h, i, MPI_INFO_NULL, req, ierr))
 
 module app_m
+  use, intrinsic :: iso_fortran_env, only: error_unit
 #if defined(F08)
   use mpi_f08
+#if !defined(MPI4_PERSISTENT)
   use mpi_f08_ext
+#endif
 #elif defined(USEMPI)
   use mpi
+#if !defined(MPI4_PERSISTENT)
   use mpi_ext
+#endif
 #endif
   implicit none
 #if defined(MPIFH)
   include 'mpif.h'
+#if !defined(MPI4_PERSISTENT)
   include 'mpif-ext.h'
+#endif
 #endif
   integer, parameter :: BLOCKING = 1, NB = 2, PERSISTENT = 3, n = 37
   integer :: mode = BLOCKING
+  ! the requests completed so far: which completion call completes the next
+  integer :: completed = 0
+  ! a hash of the indices and counts the completion calls returned (printed
+  ! at the end: compared, not checked; not kept with -DF08_INDICES_FROM_0:
+  ! MPICH 4.0.2's own use mpi_f08 MPI_Waitany & co. return C's 0-based
+  ! indices, which a program's reference run would print)
+  integer(8) :: indices = 0
   ! the buffers of the running calls (asynchronous: MPI writes them while
   ! a non-blocking or persistent call is pending)
   integer, allocatable, asynchronous :: si(:), ri(:)
   double precision, allocatable, asynchronous :: sd(:), rd(:)
 contains
 
-  ! Completes the call that DISPATCH made in the program's mode.
-  subroutine finish(req)
+  ! Completes the call that DISPATCH made in the program's mode, after
+  ! checking the error code it set (cerr).
+  subroutine finish(req, cerr)
     HANDLE(Request), intent(inout) :: req
+    integer, intent(in) :: cerr
+    HANDLE(Request) :: reqs(1)
     integer :: ierr
+    if (cerr /= MPI_SUCCESS) then
+      write(error_unit, '(a, i0)') 'app: a collective returned ', cerr
+      call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    end if
     if (mode == NB) then
-      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      call complete(req)
+      if (req /= MPI_REQUEST_NULL) call fail('a completed request is not MPI_REQUEST_NULL')
     else if (mode == PERSISTENT) then
-      call MPI_Start(req, ierr)
-      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      if (mod(completed, 2) == 0) then
+        call MPI_Start(req, ierr)
+      else
+        reqs(1) = req
+        call MPI_Startall(1, reqs, ierr)
+        req = reqs(1)
+      end if
+      call complete(req)
+      if (req == MPI_REQUEST_NULL) call fail('a completed persistent request is MPI_REQUEST_NULL')
       call MPI_Request_free(req, ierr)
+      if (req /= MPI_REQUEST_NULL) call fail('a freed request is not MPI_REQUEST_NULL')
     end if
   end subroutine finish
+
+  ! Completes req with the next of the completion calls in turn (a Test
+  ! loop polls), with and without statuses.
+  subroutine complete(req)
+    HANDLE(Request), intent(inout) :: req
+    HANDLE(Request) :: reqs(1)
+#if defined(F08)
+    type(MPI_Status) :: st, sts(1)
+#else
+    integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 1)
+#endif
+    integer :: ierr, idx, cnt, idxs(1)
+    logical :: done
+    reqs(1) = req
+    select case (mod(completed, 10))
+    case (0)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    case (1)
+      call MPI_Wait(req, st, ierr)
+    case (2)
+      done = .false.
+      do while (.not. done)
+        call MPI_Test(req, done, st, ierr)
+      end do
+    case (3)
+      call MPI_Waitall(1, reqs, sts, ierr)
+    case (4)
+      call MPI_Waitany(1, reqs, idx, st, ierr)
+      call seen(idx)
+    case (5)
+      call MPI_Waitsome(1, reqs, cnt, idxs, sts, ierr)
+      call seen(cnt)
+      call seen(idxs(1))
+    case (6)
+      ! (MPICH 4.0.2's own MPI_Testall fails on a persistent collective's
+      ! request: MPI_Waitall there)
+      if (mode == NB) then
+        done = .false.
+        do while (.not. done)
+          call MPI_Testall(1, reqs, done, sts, ierr)
+        end do
+      else
+        call MPI_Waitall(1, reqs, MPI_STATUSES_IGNORE, ierr)
+      end if
+    case (7)
+      done = .false.
+      do while (.not. done)
+        call MPI_Testany(1, reqs, idx, done, MPI_STATUS_IGNORE, ierr)
+      end do
+      call seen(idx)
+    case (8)
+      cnt = 0
+      do while (cnt == 0)
+        call MPI_Testsome(1, reqs, cnt, idxs, MPI_STATUSES_IGNORE, ierr)
+      end do
+      call seen(cnt)
+      call seen(idxs(1))
+    case default
+      done = .false.
+      do while (.not. done)
+        call MPI_Request_get_status(req, done, st, ierr)
+      end do
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    end select
+    if (mod(completed, 10) >= 3 .and. mod(completed, 10) <= 8) req = reqs(1)
+    if (ierr /= MPI_SUCCESS) call fail('a completion call returned an error')
+    completed = completed + 1
+  end subroutine complete
+
+  subroutine seen(i)
+    integer, intent(in) :: i
+#if !(defined(F08) && defined(F08_INDICES_FROM_0))
+    indices = modulo(indices * 31 + i, 2147483647_8)
+#endif
+  end subroutine seen
+
+  subroutine fail(what)
+    character(*), intent(in) :: what
+    integer :: ierr
+    write(error_unit, '(2a)') 'app: ', what
+    call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+  end subroutine fail
 
   ! A polynomial hash of cnt integers (or doubles' bits) modulo 2**31 - 1.
   integer(8) function hash(a, cnt, seed)
@@ -213,8 +333,9 @@ contains
     HANDLE(Comm), intent(in) :: comm
     integer, intent(in) :: color
     HANDLE(Request) :: req
-    HANDLE(Datatype) :: block, pair
+    HANDLE(Datatype) :: block, pair, absolute
     HANDLE(Op) :: pair_max
+    integer(kind=MPI_ADDRESS_KIND) :: addr
     integer, allocatable :: counts(:), displs(:), sc(:), sdis(:), rc(:), rdis(:)
     integer :: rank, np, i, q, ierr
     call MPI_Comm_rank(comm, rank, ierr)
@@ -237,6 +358,22 @@ contains
     COLL5(Bcast, ri, 1, block, 0, comm)
     call report('bcast derived', hash(ri, n, 24), color)
     call MPI_Type_free(block, ierr)
+    ! ri's first n integers by their address: MPI_BOTTOM and a type of
+    ! absolute displacements
+    call MPI_Get_address(ri, addr, ierr)
+    call MPI_Type_create_hindexed(1, [n], [addr], MPI_INTEGER, absolute, ierr)
+    call MPI_Type_commit(absolute, ierr)
+    ri = si
+    COLL5(Bcast, MPI_BOTTOM, 1, absolute, 0, comm)
+    call report('bcast bottom', hash(ri, n, 29), color)
+    call MPI_Type_free(absolute, ierr)
+    ! an error returned in ierror: a root out of range, under
+    ! MPI_ERRORS_RETURN
+    call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
+    ierr = MPI_SUCCESS
+    call MPI_Bcast(ri, n, MPI_INTEGER, np, comm, ierr)
+    call report('bcast bad root', merge(1_8, 0_8, ierr /= MPI_SUCCESS), color)
+    call MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL, ierr)
     COLL7(Alltoall, si, n, MPI_INTEGER, ri, n, MPI_INTEGER, comm)
     call report('alltoall', hash(ri, n * np, 3), color)
     ri = si
@@ -330,5 +467,6 @@ program app
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), np - rank, half, ierr)
   call run(half, 1 + mod(rank, 2))
   call MPI_Comm_free(half, ierr)
+  call report('completion indices', indices, 0)
   call MPI_Finalize(ierr)
 end program app
