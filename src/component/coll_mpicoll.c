@@ -436,8 +436,12 @@ static int ours(const coll_args *a, call_mode *m, int *rc)
     int refused = 0;
     if (runtime_busy())
         return 0;
-    if (coll_again(a, m, rc))
+    switch (coll_again(a, m, rc)) {
+    case 1:
         return 1;   /* its last call again */
+    case 2:
+        return 0;   /* and that one was the library's: the module it displaced */
+    }
     if (!coll_takes(a, 0))
         return 0;
     m->refused = &refused;

@@ -50,6 +50,7 @@ typedef struct call_memo {
     unsigned epoch;
     const coll_algo *algo;      /* what it chose (mpicoll_last_choice) */
     int params[PLAN_MAX_PARAMS];
+    int native;                 /* the library's own collective, with the user's arguments */
     /* a non-blocking call's: its plan, lent from the slot `lease` at
      * generation `gen`, and its scratch, which the plan's slot keeps */
     int request, lease;

@@ -8,6 +8,7 @@
 #include "entry.h"
 #include "errors.h"
 #include "dtype.h"
+#include "native.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,10 @@ int coll_again(const coll_args *a, const call_mode *mode, int *rc)
     call_memo *mm = memo_hit(a, mode, &st);
     if (!mm)
         return 0;
+    st->last_algo = mm->algo;   /* what this call chose, for mpicoll_last_choice */
+    memcpy(st->last_params, mm->params, sizeof st->last_params);
+    if (mm->native)
+        return 2;               /* the library's own, as the last time: the caller's */
     runtime_enter();
     st->armed = NULL;
     if (!mode->req) {           /* the last call again: its ready call runs */
@@ -143,8 +148,6 @@ int coll_again(const coll_args *a, const call_mode *mode, int *rc)
         return 0;
     if (*rc != MPI_SUCCESS)
         mm->valid = 0;
-    st->last_algo = mm->algo;   /* what this call chose, for mpicoll_last_choice */
-    memcpy(st->last_params, mm->params, sizeof st->last_params);
     return 1;
 }
 
@@ -155,8 +158,12 @@ int coll_run(const coll_args *a, const call_mode *mode)
     call_mode nb = { .req = &nbreq };
     comm_state *st = NULL;
     int p, me, rc;
-    if (coll_again(a, mode, &rc))
+    switch (coll_again(a, mode, &rc)) {
+    case 1:
         return rc;
+    case 2:
+        return call_native_again(a);
+    }
     runtime_enter();
     mode = call_mode_for(a->coll, a->spec, mode, &nb);
     CHECK(path ? MPI_SUCCESS : MPI_ERR_INTERN);

@@ -69,11 +69,14 @@ int coll_supported(const coll_args *a);
  * mpicoll when it would take the call, whose checks report it. */
 int coll_takes(const coll_args *a, int quiet);
 
-/* The communicator's last call again (kept by coll_run when its handles
- * are predefined and it has no arrays of counts): run (blocking) or
- * started (non-blocking) as it was, its code in *rc; returns 1. 0 when a
- * is not that call (nothing done): coll_run's whole path is needed. A
- * front end may try it before coll_takes, whose answer it implies. */
+/* A collective's last call on the communicator again (kept by coll_run
+ * when its handles are predefined and it has no arrays of counts): run
+ * (blocking) or started (non-blocking) as it was, its code in *rc;
+ * returns 1. 2 when that call ran the library's own collective with the
+ * user's arguments: the caller runs it again (call_native_again, or a
+ * front end its own way). 0 when a is not that call (nothing done):
+ * coll_run's whole path is needed. A front end may try it before
+ * coll_takes, whose answer it implies. */
 int coll_again(const coll_args *a, const call_mode *mode, int *rc);
 
 /* The blocks of counts[r] elements at displs[r] (elements of a type of

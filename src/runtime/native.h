@@ -41,4 +41,8 @@ int native_start(const native_call *nc, MPI_Request *req);
  * starts a new PMPI_I<coll> with the bound arguments at each start). */
 int call_native(const call_mode *m, comm_state *st, const coll_args *a);
 
+/* A blocking call kept (call_memo.native) again: the library's own
+ * collective with the user's arguments, as call_native ran it. */
+int call_native_again(const coll_args *a);
+
 #endif

@@ -496,15 +496,18 @@ static void first_step(req_t *r)
     }
 }
 
-/* The ready call c kept in mm, valid in the state's present epoch, with
- * what the selection chose for it. */
-static void memo_keep(call_memo *mm, const coll_call *c)
+/* The ready call c (NULL: the library's own collective) kept in mm, valid
+ * in the state's present epoch, with what the selection chose for it. */
+static void memo_keep(call_memo *mm, comm_state *st, const coll_call *c)
 {
-    mm->call = *c;
+    if (c)
+        mm->call = *c;
+    mm->native = 0;
+    mm->request = 0;
     mm->valid = 1;
-    mm->epoch = c->st->memo_epoch;
-    mm->algo = c->st->last_algo;
-    memcpy(mm->params, c->st->last_params, sizeof mm->params);
+    mm->epoch = st->memo_epoch;
+    mm->algo = st->last_algo;
+    memcpy(mm->params, st->last_params, sizeof mm->params);
 }
 
 int call_launch(const call_mode *m, coll_call *c)
@@ -513,8 +516,7 @@ int call_launch(const call_mode *m, coll_call *c)
         call_memo *mm = c->st->armed;
         if (mm) {               /* kept to run again (coll_run) */
             c->st->armed = NULL;
-            memo_keep(mm, c);
-            mm->request = 0;
+            memo_keep(mm, c->st, c);
         }
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
@@ -529,7 +531,7 @@ int call_launch(const call_mode *m, coll_call *c)
     call_memo *mm = c->st->armed;
     c->st->armed = NULL;
     if (mm && !m->persistent && r->plan.lease) {    /* kept to start again */
-        memo_keep(mm, c);
+        memo_keep(mm, c->st, c);
         mm->request = 1;
         mm->lease = r->plan.lease;
         mm->gen = comm_state_plan_gen(c->st, r->plan.lease);
@@ -590,12 +592,27 @@ static int native_blocking(const native_call *nc)
     return native_start(nc, NULL);
 }
 
+int call_native_again(const coll_args *a)
+{
+    const native_call nc = { .lib = *a };
+    return native_blocking(&nc);
+}
+
 int call_native(const call_mode *m, comm_state *st, const coll_args *a)
 {
     native_call nc;
     int rc;
     CHECK(native_prepare(a, m, st, &nc));
     if (!m->req) {
+        call_memo *mm = st->armed;
+        st->armed = NULL;
+        /* kept when the library takes the user's arguments as they are */
+        if (mm && nc.pre.kind == COPY_NONE && nc.post.kind == COPY_NONE &&
+            nc.lib.sbuf == a->sbuf && nc.lib.scount == a->scount && nc.lib.stype == a->stype &&
+            nc.lib.rcount == a->rcount && nc.lib.rtype == a->rtype) {
+            memo_keep(mm, st, NULL);
+            mm->native = 1;
+        }
         CHECK(native_blocking(&nc));
         return copy_step_run(&nc.post);
     }
