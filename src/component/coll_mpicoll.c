@@ -342,11 +342,21 @@ static int request_cancel_fn(ompi_request_t *request, int complete)
     return MPI_ERR_REQUEST;
 }
 
-static int ours(const coll_args *a, call_mode *m, int *rc);
+typedef struct mpicoll_module {
+    mca_coll_base_module_t super;
+    /* the functions and modules of the collectives it displaces (those of
+     * the 16, retained), as the communicator had them before */
+    mca_coll_base_comm_coll_t prev;
+    comm_state *st;             /* mpicoll's state of the communicator, once made
+                                 * (comm_state_watch: NULL again when deleted) */
+} mpicoll_module;
+
+static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc);
 
 /* The call a as a request in *out: started, or (persistent) inactive
  * until MPI_Start. Returns 0 when it goes to the library instead (ours). */
-static int request_call(const coll_args *a, int persistent, ompi_request_t **out, int *rc)
+static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
+                        ompi_request_t **out, int *rc)
 {
     mpicoll_ompi_request *r = request_get();
     if (!r) {
@@ -358,9 +368,9 @@ static int request_call(const coll_args *a, int persistent, ompi_request_t **out
     q->req_mpi_object.comm = a->comm;
     if (!persistent)
         request_activate(q);    /* before the runtime can complete it */
-    call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done,
+    call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done, .st = mod->st,
                     .done_arg = r };
-    const int taken = ours(a, &m, rc);
+    const int taken = ours(a, &m, mod, rc);
     if (taken && *rc == MPI_SUCCESS) {
         *out = q;
         return 1;
@@ -370,13 +380,6 @@ static int request_call(const coll_args *a, int persistent, ompi_request_t **out
 }
 
 /* ---- the module ------------------------------------------------------------- */
-
-typedef struct mpicoll_module {
-    mca_coll_base_module_t super;
-    /* the functions and modules of the collectives it displaces (those of
-     * the 16, retained), as the communicator had them before */
-    mca_coll_base_comm_coll_t prev;
-} mpicoll_module;
 
 /* The previous module's function f of each collective's three forms. */
 #define FORMS_(X, name) X(coll_##name) X(coll_i##name) X(coll_##name##_init)
@@ -431,7 +434,7 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
  * check, collective on the communicator), and a communicator's
  * non-blocking calls before its first such call are the library's.
  * Returns 1 if mpicoll ran it (its code in *rc), 0 if the library's must. */
-static int ours(const coll_args *a, call_mode *m, int *rc)
+static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
 {
     int refused = 0;
     if (runtime_busy())
@@ -447,6 +450,9 @@ static int ours(const coll_args *a, call_mode *m, int *rc)
     m->refused = &refused;
     m->existing = m->req && !m->persistent;
     *rc = coll_run(a, m);
+    comm_state *st;
+    if (!mod->st && comm_state_find(a->comm, 0, &st) == MPI_SUCCESS && st)
+        comm_state_watch(st, &mod->st);     /* made by this call, or an earlier one */
     return !refused;
 }
 
@@ -456,21 +462,21 @@ static int ours(const coll_args *a, call_mode *m, int *rc)
 #define FORMS_OF_(name, Name, family)                                                      \
     static int blocking_##name(MPICOLL_ARGS_##family, mca_coll_base_module_t *module)      \
     {                                                                                      \
-        const mpicoll_module *m = (const mpicoll_module *)module;                         \
+        mpicoll_module *m = (mpicoll_module *)module;                                     \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
-        call_mode now = { .req = NULL };                                                   \
+        call_mode now = { .req = NULL, .st = m->st };                                      \
         int rc;                                                                            \
-        if (ours(&a, &now, &rc))                                                           \
+        if (ours(&a, &now, m, &rc))                                                        \
             return rc;                                                                     \
         return m->prev.coll_##name(API_ARGS_##family, m->prev.coll_##name##_module);       \
     }                                                                                      \
     static int nb_##name(MPICOLL_ARGS_##family, ompi_request_t **request,                  \
                          mca_coll_base_module_t *module)                                   \
     {                                                                                      \
-        const mpicoll_module *m = (const mpicoll_module *)module;                         \
+        mpicoll_module *m = (mpicoll_module *)module;                                     \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
         int rc;                                                                            \
-        if (request_call(&a, 0, request, &rc))                                             \
+        if (request_call(&a, 0, m, request, &rc))                                          \
             return rc;                                                                     \
         return m->prev.coll_i##name(API_ARGS_##family, request,                            \
                                     m->prev.coll_i##name##_module);                        \
@@ -478,10 +484,10 @@ static int ours(const coll_args *a, call_mode *m, int *rc)
     static int init_##name(MPICOLL_ARGS_##family, struct ompi_info_t *info,                \
                            ompi_request_t **request, mca_coll_base_module_t *module)       \
     {                                                                                      \
-        const mpicoll_module *m = (const mpicoll_module *)module;                         \
+        mpicoll_module *m = (mpicoll_module *)module;                                     \
         const coll_args a = API_COLL_ARGS(name, api_thread_spec(), family);                \
         int rc;                                                                            \
-        if (request_call(&a, 1, request, &rc))                                             \
+        if (request_call(&a, 1, m, request, &rc))                                          \
             return rc;                                                                     \
         return m->prev.coll_##name##_init(API_ARGS_##family, info, request,                \
                                           m->prev.coll_##name##_init_module);              \
@@ -500,6 +506,7 @@ static mca_coll_base_module_t *comm_query(struct ompi_communicator_t *comm, int 
     mpicoll_module *m = OBJ_NEW(mpicoll_module);
     if (!m)
         return NULL;
+    m->st = NULL;
     m->super.coll_module_enable = module_enable;
     MPICOLL_COLLECTIVES(SET_)
     *priority = comp->priority;

@@ -83,6 +83,9 @@ typedef struct call_mode {
      * made it): else refused too, before anything happens (the Open MPI
      * component's non-blocking calls: making the state is collective) */
     int existing;
+    /* the communicator's state, when the front end keeps it
+     * (comm_state_watch): the kept call is found without a lookup */
+    comm_state *st;
 } call_mode;
 
 /* A non-blocking call kept (call_memo) started again as a new request in

@@ -87,6 +87,8 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm, (void)key, (void)extra;
     comm_state *st = val;
+    if (st->watch)
+        *st->watch = NULL;
     /* MPI_Win_free is collective: here, where the communicator is freed on
      * every rank, not with the last request; the requests outstanding on
      * the pool's channels complete first (MPI: pending operations complete
@@ -379,6 +381,12 @@ int comm_state_find(MPI_Comm comm, int make, comm_state **out)
     rc = state_make(comm, out);
     runtime_leave();
     return rc;
+}
+
+void comm_state_watch(comm_state *st, comm_state **slot)
+{
+    st->watch = slot;
+    *slot = st;
 }
 
 int comm_state_get(MPI_Comm comm, comm_state **out)

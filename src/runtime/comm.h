@@ -77,6 +77,7 @@ struct comm_state {
     struct call_memo *armed;    /* the call under way keeps itself there (call_launch) */
     unsigned memo_epoch;        /* moves when what kept calls use changes: a cached plan
                                  * evicted, the scratch moved */
+    struct comm_state **watch;  /* a front end's copy of this pointer (comm_state_watch) */
 };
 
 typedef struct comm_state comm_state;
@@ -90,6 +91,11 @@ int comm_state_get(MPI_Comm comm, comm_state **st);
 /* The state of comm in *st, made if `make` (comm_state_get), else NULL
  * when comm has none yet. */
 int comm_state_find(MPI_Comm comm, int make, comm_state **st);
+
+/* A front end keeps st in *slot (the Open MPI component's module of the
+ * communicator, to skip the attribute's lookup): set to NULL when the
+ * communicator's state is deleted (one slot a state). */
+void comm_state_watch(comm_state *st, comm_state **slot);
 
 /* The runtime is inside a call on this thread: a collective's
  * (coll_run), or the making of a communicator's state. The collectives it

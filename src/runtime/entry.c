@@ -87,11 +87,11 @@ static int coll_slot(const coll_desc *c)
  * and views. NULL otherwise. */
 static call_memo *memo_hit(const coll_args *a, const call_mode *mode, comm_state **stp)
 {
-    comm_state *st;
+    comm_state *st = mode ? mode->st : NULL;
     const int i = coll_slot(a->coll);
     if ((mode && mode->req && mode->persistent) || i < 0 || !auto_spec(a->spec) ||
         a->rcounts || a->scounts || a->comm == MPI_COMM_NULL ||
-        comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)
+        (!st && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)))
         return NULL;
     call_memo *mm = st->memo[i];
     if (!mm || !mm->valid || mm->epoch != st->memo_epoch ||
