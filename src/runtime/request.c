@@ -60,6 +60,8 @@ struct mpicoll_request_s {
     int ntypes;
     exec_state x;
     int persistent, active, done;
+    int started;                /* started and its completion not yet told: by a test
+                                 * or wait, or to the front end (done_fn) */
     int uses_shm;               /* its plan uses the node's segment: a channel a start */
     shm_chan *chan;             /* the pool's channel of this start, and its ticket */
     unsigned ticket;
@@ -435,6 +437,7 @@ static int activate(req_t *r)
     r->err = MPI_SUCCESS;
     lock(&active_lock);
     r->active = 1;
+    r->started = 1;
     r->prev = NULL;
     r->next = active_head;
     if (active_head)
@@ -492,6 +495,7 @@ static void first_step(req_t *r)
     if (completed && r->done_fn) {
         const int err = r->err;
         r->err = MPI_SUCCESS;
+        r->started = 0;
         r->done_fn(r->done_arg, err);
     }
 }
@@ -695,6 +699,7 @@ static int advance(req_t *r, int blocking, int *flag)
 /* A finished request: freed unless persistent. */
 static void finished(mpicoll_request *req)
 {
+    (*req)->started = 0;
     if (!(*req)->persistent) {
         release(*req);
         *req = MPICOLL_REQUEST_NULL;
@@ -710,7 +715,7 @@ static int raised(int rc)
 
 int request_start(req_t *r)
 {
-    if (!r || !r->persistent || r->active)
+    if (!r || !r->persistent || r->started)
         return MPI_ERR_REQUEST;
     return activate(r);
 }
@@ -821,7 +826,7 @@ int mpicoll_request_free(mpicoll_request *req)
 {
     if (!req)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
-    if (!*req || (*req)->active)
+    if (!*req || (*req)->started)
         return mpicoll_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     release(*req);
     *req = MPICOLL_REQUEST_NULL;
@@ -870,6 +875,7 @@ int request_progress(int *rc_out)
         next = r->completed;
         int err = r->err;
         r->err = MPI_SUCCESS;
+        r->started = 0;
         r->done_fn(r->done_arg, err);
     }
     *rc_out = rc;
