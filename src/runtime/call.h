@@ -42,7 +42,7 @@ typedef struct coll_call {
  * under way (comm_state.armed); it may run again while `valid` and its
  * epoch is the state's (no cached plan evicted, no scratch moved since),
  * a request's while its plan is idle in the same slot with the same
- * scratch. */
+ * scratch, or while the request it made last is parked in it. */
 typedef struct call_memo {
     coll_args a;
     coll_call call;
@@ -56,7 +56,17 @@ typedef struct call_memo {
     int request, lease;
     unsigned gen;
     void *scratch;
+    /* its request, released and kept whole for the same call again
+     * (without threads: MPI_THREAD_MULTIPLE releases requests from any
+     * thread): plan, scratch and executor set, with its reference to the
+     * state, which frees it when the communicator goes (state_delete:
+     * call_memo_unpark) */
+    struct mpicoll_request_s *parked;
+    unsigned serial;            /* moves each time the memo keeps a call */
 } call_memo;
+
+/* Frees the request parked in mm (st: its communicator's state), if any. */
+void call_memo_unpark(call_memo *mm, comm_state *st);
 
 
 /* How a call runs: now (req NULL), or as a request: started now, or

@@ -97,6 +97,10 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
         request_drain_shm(st->shm);
     shm_state_free(st->shm);
     st->shm = NULL;
+    st->deleted = 1;
+    for (int i = 0; i < NCOLLS; i++)   /* the requests parked, with their references */
+        if (st->memo[i])
+            call_memo_unpark(st->memo[i], st);
     return state_unref(st);
 }
 

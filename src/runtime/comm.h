@@ -77,6 +77,7 @@ struct comm_state {
     struct call_memo *armed;    /* the call under way keeps itself there (call_launch) */
     unsigned memo_epoch;        /* moves when what kept calls use changes: a cached plan
                                  * evicted, the scratch moved */
+    int deleted;                /* its communicator freed (state_delete): kept by requests */
     struct comm_state **watch;  /* a front end's copy of this pointer (comm_state_watch) */
 };
 

@@ -109,8 +109,10 @@ static void memo_arm(comm_state *st, const coll_args *a, const call_mode *mode)
     st->armed = NULL;
     if (i < 0)
         return;
-    if (st->memo[i])
+    if (st->memo[i]) {
         st->memo[i]->valid = 0;
+        call_memo_unpark(st->memo[i], st);
+    }
     if (!memo_fits(a, mode))
         return;
     if (!st->memo[i] && !(st->memo[i] = calloc(1, sizeof *st->memo[i])))

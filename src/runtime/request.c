@@ -78,6 +78,8 @@ struct mpicoll_request_s {
     void *done_arg;
     struct mpicoll_request_s *next, *prev;  /* active requests, for mpicoll_progress */
     struct mpicoll_request_s *completed;    /* request_progress: done_fn to call */
+    call_memo *memo;            /* the memo that kept its call (serial: at the time), where */
+    unsigned memo_serial;       /* it may be parked when released (park) */
     int stepping;               /* req_lock */
     pthread_mutex_t lock;       /* last: a reused request keeps it (request_new) */
 };
@@ -155,6 +157,14 @@ static req_t *active_head;
 /* how many are active: request_progress returns at once without a lock
  * when none is (it runs in every turn of Open MPI's progress loop) */
 static atomic_int nactive;
+
+/* nactive changes only under active_lock (or in the one thread in MPI):
+ * no locked instruction for it */
+static void nactive_add(int d)
+{
+    atomic_store_explicit(&nactive, atomic_load_explicit(&nactive, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
 
 int copy_step_run(const copy_step *c)
 {
@@ -244,8 +254,28 @@ void request_spare_free(void)
     }
 }
 
+/* A released request kept whole in the memo of its call (call_memo.parked)
+ * for the same call again (call_again), when that memo still keeps the
+ * call it made, with the request's plan: a plan of its own and no types
+ * (predefined handles only), completed, not failed. It keeps its
+ * reference to the state, which unparks it when the communicator goes
+ * (state_delete; not parked after). */
+static int park(req_t *r)
+{
+    call_memo *mm = r->memo;
+    if (!mm || mm->parked || !mm->valid || !mm->request || mm->serial != r->memo_serial ||
+        !r->done || r->persistent || r->native || r->active || r->ntypes || r->counts ||
+        !r->plan.lease || r->plan.lease != mm->lease || r->plan.scratch != mm->scratch ||
+        !r->held || r->held->deleted || multi())
+        return 0;
+    mm->parked = r;
+    return 1;
+}
+
 static void release(req_t *r)
 {
+    if (park(r))
+        return;
     for (int i = 0; i < r->ntypes; i++)
         PMPI_Type_free(&r->types[i]);
     comm_state_plan_drop(r->held, &r->plan);  /* before the state may go */
@@ -261,6 +291,18 @@ static void release(req_t *r)
         return;
     }
     spare = r;
+}
+
+void call_memo_unpark(call_memo *mm, comm_state *st)
+{
+    req_t *r = mm->parked;
+    if (!r)
+        return;
+    mm->parked = NULL;
+    comm_state_plan_drop(st, &r->plan);
+    comm_state *held = r->held;
+    spare_drop(r);
+    comm_state_release(held);
 }
 
 void call_abandon(const call_mode *m)
@@ -443,7 +485,7 @@ static int activate(req_t *r)
     if (active_head)
         active_head->prev = r;
     active_head = r;
-    atomic_fetch_add(&nactive, 1);
+    nactive_add(1);
     unlock(&active_lock);
     first_step(r);
     return MPI_SUCCESS;
@@ -459,7 +501,7 @@ static void unlink_active(req_t *r)
         r->next->prev = r->prev;
     r->next = r->prev = NULL;
     r->active = 0;
-    atomic_fetch_sub(&nactive, 1);
+    nactive_add(-1);
     /* the channel's next request may begin (a request leaves the active
      * ones only once begun: a waiting one's steps cannot fail) */
     if (r->chan && !r->waiting)
@@ -506,6 +548,7 @@ static void memo_keep(call_memo *mm, comm_state *st, const coll_call *c)
 {
     if (c)
         mm->call = *c;
+    mm->serial++;
     mm->native = 0;
     mm->request = 0;
     mm->valid = 1;
@@ -540,6 +583,8 @@ int call_launch(const call_mode *m, coll_call *c)
         mm->lease = r->plan.lease;
         mm->gen = comm_state_plan_gen(c->st, r->plan.lease);
         mm->scratch = r->plan.scratch;
+        r->memo = mm;
+        r->memo_serial = mm->serial;
     }
     r->call = *c;
     r->persistent = m->persistent;
@@ -556,6 +601,17 @@ int call_launch(const call_mode *m, coll_call *c)
 int call_again(const call_mode *m, call_memo *mm)
 {
     comm_state *st = mm->call.st;
+    req_t *r = mm->parked;
+    int rc;
+    if (r) {            /* its last request, parked whole: started again */
+        mm->parked = NULL;
+        r->done_fn = m->done;
+        r->done_arg = m->done_arg;
+        *m->req = r;
+        if ((rc = activate(r)) != MPI_SUCCESS)
+            call_abandon(m);
+        return rc;
+    }
     ready_plan plan;
     if (!comm_state_plan_again(st, mm->lease, mm->gen, &plan))
         return -1;
@@ -563,13 +619,15 @@ int call_again(const call_mode *m, call_memo *mm)
         comm_state_plan_drop(st, &plan);
         return -1;
     }
-    int rc = request_new(m);
+    rc = request_new(m);
     if (rc != MPI_SUCCESS) {
         comm_state_plan_drop(st, &plan);
         return rc;
     }
-    req_t *r = *m->req;
+    r = *m->req;
     r->plan = plan;
+    r->memo = mm;
+    r->memo_serial = mm->serial;
     coll_call c = mm->call;
     c.rp = &r->plan;
     rc = call_launch(m, &c);

@@ -563,7 +563,10 @@ int shm_chan_turn(shm_chan *c, unsigned ticket)
 
 void shm_chan_done(shm_chan *c)
 {
-    atomic_fetch_add_explicit(&c->turn, 1, memory_order_release);
+    /* one begun request a channel (on this rank) calls it: no locked
+     * instruction */
+    atomic_store_explicit(&c->turn, atomic_load_explicit(&c->turn, memory_order_relaxed) + 1,
+                          memory_order_release);
 }
 
 int shm_requests_idle(const shm_state *st)
