@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(&x, data, size < sizeof x ? size : sizeof x);
     for (int k = 0; mpicoll_colls[k]; k++) {
         const rule *m = rules_match(&rs, mpicoll_colls[k], 1 + (int)(x % 4096),
-                                    1 + (int)(x >> 12) % 64, (size_t)(x >> 18));
+                                    1 + (int)(x >> 12) % 64, (size_t)(x >> 18), (int)(x >> 11) & 1);
         expect(!m || (m >= rs.rules && m < rs.rules + rs.n && m->coll == mpicoll_colls[k]),
                "rules_match returned a rule of another collective or set", "");
     }

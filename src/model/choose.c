@@ -579,8 +579,8 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
         const ruleset *from = NULL;
         const rule *r = NULL;
         for (int s = 0; s < 2 && !(r && !unavailable(r->algo, ci)); s++) {
-            for (const rule *m = sets[s] ? rules_match(sets[s], c, p, nnodes, bytes) : NULL; m;
-                 m = rules_match_after(sets[s], m, c, p, nnodes, bytes)) {
+            for (const rule *m = sets[s] ? rules_match(sets[s], c, p, nnodes, bytes, ci->request) : NULL;
+                 m; m = rules_match_after(sets[s], m, c, p, nnodes, bytes, ci->request)) {
                 if (!r || !unavailable(m->algo, ci)) {
                     r = m;
                     from = sets[s];

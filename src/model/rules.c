@@ -202,8 +202,8 @@ static int add_rule(ruleset *rs, const rule *r)
     return 0;
 }
 
-#define RULE_FORM "<collective> np=<range> [nodes=<range>] bytes=<range>|total=<range> " \
-                  "<algorithm>[:param=value,...]"
+#define RULE_FORM "<collective> np=<range> [nodes=<range>] [form=blocking|request] " \
+                  "bytes=<range>|total=<range> <algorithm>[:param=value,...]"
 
 static long long clamp_ll(unsigned long long v)
 {
@@ -218,25 +218,41 @@ static int parse_line(char *line, int lineno, const char *source, rule *r, char 
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
-        if (n == 5) {
+        if (n == 6) {
             snprintf(err, errlen, "%s:%d: too many fields (expected: " RULE_FORM ")", source,
                      lineno);
             return -1;
         }
         f[n++] = t;
     }
-    /* the optional nodes= field: move it out, so f[] is the fixed form */
-    char *nodes = NULL;
-    if (n == 5 && strncmp(f[2], "nodes=", 6) == 0) {
-        nodes = f[2];
-        f[2] = f[3];
-        f[3] = f[4];
-        n = 4;
+    /* the optional nodes= and form= fields, after np=: moved out, so f[]
+     * is the fixed form */
+    char *nodes = NULL, *form = NULL;
+    while (n > 4 && (strncmp(f[2], "nodes=", 6) == 0 || strncmp(f[2], "form=", 5) == 0)) {
+        char **slot = f[2][0] == 'n' ? &nodes : &form;
+        if (*slot)
+            break;      /* the same field twice: the form's error below */
+        *slot = f[2];
+        for (int k = 2; k + 1 < n; k++)
+            f[k] = f[k + 1];
+        n--;
     }
     if (n != 4 || strncmp(f[1], "np=", 3) != 0 ||
         (strncmp(f[2], "bytes=", 6) != 0 && strncmp(f[2], "total=", 6) != 0)) {
         snprintf(err, errlen, "%s:%d: expected " RULE_FORM, source, lineno);
         return -1;
+    }
+    r->form = RULE_FORM_ANY;
+    if (form) {
+        if (strcmp(form + 5, "blocking") == 0) {
+            r->form = RULE_FORM_BLOCKING;
+        } else if (strcmp(form + 5, "request") == 0) {
+            r->form = RULE_FORM_REQUEST;
+        } else {
+            snprintf(err, errlen, "%s:%d: bad '%s' (expected form=blocking or form=request)",
+                     source, lineno, form);
+            return -1;
+        }
     }
     unsigned long long nlo, nhi, dlo = 1, dhi = ~0ULL;
     if (parse_range(f[1] + 3, &nlo, &nhi) || parse_range(f[2] + 6, &r->lo, &r->hi) ||
@@ -267,8 +283,8 @@ static int parse_line(char *line, int lineno, const char *source, rule *r, char 
             warn(msg);
         return 1;
     }
-    snprintf(r->text, sizeof r->text, "%s %s%s%s %s %s", f[0], f[1], nodes ? " " : "",
-             nodes ? nodes : "", f[2], f[3]);
+    snprintf(r->text, sizeof r->text, "%s %s%s%s%s%s %s %s", f[0], f[1], nodes ? " " : "",
+             nodes ? nodes : "", form ? " " : "", form ? form : "", f[2], f[3]);
     return 0;
 }
 
@@ -320,13 +336,13 @@ void rules_free(ruleset *rs)
 }
 
 const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
-                        size_t bytes)
+                        size_t bytes, int request)
 {
-    return rules_match_after(rs, NULL, c, np, nnodes, bytes);
+    return rules_match_after(rs, NULL, c, np, nnodes, bytes, request);
 }
 
 const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
-                              int nnodes, size_t bytes)
+                              int nnodes, size_t bytes, int request)
 {
     for (size_t i = prev ? (size_t)(prev - rs->rules) + 1 : 0; i < rs->n; i++) {
         const rule *r = &rs->rules[i];
@@ -334,7 +350,8 @@ const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_de
         if (r->metric == METRIC_TOTAL)
             m = (unsigned long long)bytes * (unsigned long long)np;
         if (r->coll == c && np >= r->np_lo && np <= r->np_hi && nnodes >= r->nodes_lo &&
-            nnodes <= r->nodes_hi && m >= r->lo && m <= r->hi)
+            nnodes <= r->nodes_hi && m >= r->lo && m <= r->hi &&
+            (r->form == RULE_FORM_ANY || r->form == (request ? RULE_FORM_REQUEST : RULE_FORM_BLOCKING)))
             return r;
     }
     return NULL;

@@ -20,12 +20,17 @@
 
 enum { METRIC_BYTES, METRIC_TOTAL };
 
+/* form=: a rule for every call, or only blocking calls, or only requests
+ * (non-blocking and persistent calls) */
+enum { RULE_FORM_ANY, RULE_FORM_BLOCKING, RULE_FORM_REQUEST };
+
 typedef struct rule {
     const coll_desc *coll;
     const coll_algo *algo;
     int params[PLAN_MAX_PARAMS];
     long long np_lo, np_hi;
     long long nodes_lo, nodes_hi;
+    int form;                   /* RULE_FORM_*: the calls it is for */
     int metric;
     unsigned long long lo, hi;
     int line;
@@ -45,12 +50,13 @@ int rules_parse(const char *text, const char *source, ruleset *rs, char *err, si
                 void (*warn)(const char *msg));
 void rules_free(ruleset *rs);
 
-/* The first rule of rs for collective c that matches, or NULL. */
+/* The first rule of rs for collective c that matches, or NULL (request:
+ * the call is a non-blocking or persistent one). */
 const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnodes,
-                        size_t bytes);
+                        size_t bytes, int request);
 /* The next one after prev (a rule of rs; NULL: from the start), or NULL. */
 const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
-                              int nnodes, size_t bytes);
+                              int nnodes, size_t bytes, int request);
 
 /* 1 if a rule of rs for collective c has a nodes= condition. */
 int rules_use_nodes(const ruleset *rs, const coll_desc *c);

@@ -29,7 +29,7 @@ static void on_warning(const char *msg) { snprintf(warning, sizeof warning, "%s"
 
 static const char *pick(const ruleset *rs, int np, size_t bytes)
 {
-    const rule *r = rules_match(rs, coll_find("allgather"), np, 1, bytes);
+    const rule *r = rules_match(rs, coll_find("allgather"), np, 1, bytes, 0);
     return r ? r->algo->name : "(none)";
 }
 
@@ -67,7 +67,7 @@ static void test_valid(void)
     expect(strcmp(pick(&rs, 2, 1), "two_proc") == 0, "np=2 exact");
     expect(strcmp(pick(&rs, 5, 1024), "ring") == 0, "1K is inclusive");
     expect(strcmp(pick(&rs, 5, 1025), "k_bruck") == 0, "open range");
-    expect(rules_match(&rs, coll_find("allgather"), 5, 1, 2048)->params[0] == 3, "parameter read");
+    expect(rules_match(&rs, coll_find("allgather"), 5, 1, 2048, 0)->params[0] == 3, "parameter read");
     expect(strcmp(pick(&rs, 16, 255), "recursive_doubling") == 0, "total 16 x 255 = 4080 <= 4095");
     expect(strcmp(pick(&rs, 16, 256), "ring") == 0, "total 4096 misses 0-4095; the catch-all (id 4) matches");
     rules_free(&rs);
@@ -84,6 +84,27 @@ static void test_total_metric(void)
     rules_free(&rs);
 }
 
+/* form=: a rule for blocking calls only, or for requests only, in either
+ * order with nodes= */
+static void test_form(void)
+{
+    ruleset rs;
+    char err[512] = "";
+    const char *text =
+        "allgather np=* nodes=1 form=blocking bytes=* ring\n"
+        "allgather np=* form=request nodes=1 bytes=0-1K bruck\n"
+        "allgather np=* bytes=* direct\n";
+    expect(rules_parse(text, "f.rules", &rs, err, sizeof err, NULL) == 0, "form= parses");
+    const coll_desc *ag = coll_find("allgather");
+    const rule *b = rules_match(&rs, ag, 4, 1, 8, 0), *q = rules_match(&rs, ag, 4, 1, 8, 1);
+    expect(b && strcmp(b->algo->name, "ring") == 0, "form=blocking: a blocking call");
+    expect(q && strcmp(q->algo->name, "bruck") == 0, "form=request: a request, blocking rule passed over");
+    q = rules_match(&rs, ag, 4, 1, 4096, 1);
+    expect(q && strcmp(q->algo->name, "direct") == 0, "a request past form=request's sizes: the next rule");
+    expect(strstr(rs.rules[1].text, "form=request") != NULL, "the rule's text keeps form=");
+    rules_free(&rs);
+}
+
 static void test_malformed(void)
 {
     static const char *bad[] = {
@@ -93,6 +114,9 @@ static void test_malformed(void)
         "allgather np=8-2 bytes=* ring\n",              /* empty range */
         "allgather bytes=* np=2 ring\n",                /* wrong order */
         "allgather np=2 size=* ring\n",                 /* unknown metric */
+        "allgather np=2 form=nb bytes=* ring\n",        /* unknown form */
+        "allgather np=2 form=request form=request bytes=* ring\n",    /* twice */
+        "allgather form=request np=2 bytes=* ring\n",   /* before np= */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ruleset rs;
@@ -531,6 +555,7 @@ int main(void)
     unlink(path);
     test_valid();
     test_total_metric();
+    test_form();
     test_malformed();
     test_unknown_names();
     test_openmpi_tree();
