@@ -168,13 +168,26 @@ static preq *lookup(MPI_Request h)
     return p;
 }
 
+/* The free list's lock, only with threads (request_threaded). */
+static void list_lock(void)
+{
+    if (request_threaded())
+        pthread_mutex_lock(&lock);
+}
+
+static void list_unlock(void)
+{
+    if (request_threaded())
+        pthread_mutex_unlock(&lock);
+}
+
 static preq *preq_get(void)
 {
-    pthread_mutex_lock(&lock);
+    list_lock();
     preq *p = free_preqs;
     if (p)
         free_preqs = p->next;
-    pthread_mutex_unlock(&lock);
+    list_unlock();
     if (!p && !(p = malloc(sizeof *p)))
         return NULL;
     memset(p, 0, sizeof *p);
@@ -184,10 +197,10 @@ static preq *preq_get(void)
 
 static void preq_put(preq *p)
 {
-    pthread_mutex_lock(&lock);
+    list_lock();
     p->next = free_preqs;
     free_preqs = p;
-    pthread_mutex_unlock(&lock);
+    list_unlock();
 }
 
 /* The MPI library's progress advances the runtime's requests. */
@@ -274,14 +287,14 @@ static void done_fn(void *arg, int rc)
 {
     preq *p = arg;
     p->rc = rc;
-    atomic_store(&p->done, 1);
+    atomic_store_explicit(&p->done, 1, memory_order_release);
     PMPI_Grequest_complete(p->greq);
 }
 
 static int greq_start(preq *p)
 {
     p->rc = MPI_SUCCESS;
-    atomic_store(&p->done, 0);
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
 #ifdef MPICH
     return PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, p, &p->greq);
 #else

@@ -60,6 +60,13 @@ static void drop_plan(cached_plan *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The communicator found last and its state, without threads (one thread
+ * in MPI at a time): a program's calls on the same communicator again
+ * skip the attribute's lookup. Forgotten when that state is deleted, before
+ * the handle can name another communicator. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static comm_state *last_state;
+
 /* Drops one reference; the last one frees the state and its duplicate. */
 static int state_unref(comm_state *st)
 {
@@ -89,6 +96,10 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
     comm_state *st = val;
     if (st->watch)
         *st->watch = NULL;
+    if (last_state == st) {
+        last_comm = MPI_COMM_NULL;
+        last_state = NULL;
+    }
     /* MPI_Win_free is collective: here, where the communicator is freed on
      * every rank, not with the last request; the requests outstanding on
      * the pool's channels complete first (MPI: pending operations complete
@@ -370,6 +381,10 @@ static int state_make(MPI_Comm comm, comm_state **out);
 
 int comm_state_find(MPI_Comm comm, int make, comm_state **out)
 {
+    if (comm == last_comm && comm != MPI_COMM_NULL && !request_threaded()) {
+        *out = last_state;
+        return MPI_SUCCESS;
+    }
     pthread_once(&once, make_keys);
     if (keys_rc != MPI_SUCCESS)
         return keys_rc;
@@ -379,6 +394,10 @@ int comm_state_find(MPI_Comm comm, int make, comm_state **out)
     if (rc != MPI_SUCCESS)
         return rc;
     *out = found ? val : NULL;
+    if (found && !request_threaded()) {
+        last_comm = comm;
+        last_state = val;
+    }
     if (found || !make)
         return MPI_SUCCESS;
     runtime_enter();
