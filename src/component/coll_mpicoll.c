@@ -215,6 +215,8 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads)
 typedef struct mpicoll_ompi_request {
     ompi_coll_base_nbc_request_t super;
     mpicoll_request inner;      /* the runtime's request */
+    int at_start;               /* inside its call (request_call): a completion is kept in */
+    int early, early_rc;        /* early and early_rc, not told to Open MPI */
     struct mpicoll_ompi_request *next;  /* in the free list */
 } mpicoll_ompi_request;
 
@@ -292,7 +294,13 @@ static void request_put(mpicoll_ompi_request *r)
 /* The runtime's completion (call_mode.done), from request_progress. */
 static void request_done(void *arg, int rc)
 {
-    ompi_request_t *q = &((mpicoll_ompi_request *)arg)->super.super;
+    mpicoll_ompi_request *r = arg;
+    if (r->at_start) {
+        r->early = 1;
+        r->early_rc = rc;
+        return;
+    }
+    ompi_request_t *q = &r->super.super;
     q->req_status.MPI_ERROR = rc;
     ompi_request_complete(q, true);
 }
@@ -354,7 +362,12 @@ typedef struct mpicoll_module {
 static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc);
 
 /* The call a as a request in *out: started, or (persistent) inactive
- * until MPI_Start. Returns 0 when it goes to the library instead (ours). */
+ * until MPI_Start. Returns 0 when it goes to the library instead (ours).
+ * A non-blocking call that its start completed (the same call again on a
+ * node whose ranks are there: its first step did it all) gives Open MPI's
+ * empty request, complete, as MPI_Isend to MPI_PROC_NULL does: its own is
+ * released at once. Not with threads, where another thread's progress may
+ * complete the request while its call is under way. */
 static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
                         ompi_request_t **out, int *rc)
 {
@@ -368,10 +381,22 @@ static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
     q->req_mpi_object.comm = a->comm;
     if (!persistent)
         request_activate(q);    /* before the runtime can complete it */
+    r->at_start = !persistent && !request_threaded();
+    r->early = 0;
     call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done, .st = mod->st,
                     .done_arg = r };
     const int taken = ours(a, &m, mod, rc);
+    r->at_start = 0;
     if (taken && *rc == MPI_SUCCESS) {
+        if (r->early && r->early_rc == MPI_SUCCESS) {
+            request_release(r->inner);
+            r->inner = MPICOLL_REQUEST_NULL;
+            request_put(r);
+            *out = &ompi_request_empty;
+            return 1;
+        }
+        if (r->early)
+            request_done(r, r->early_rc);
         *out = q;
         return 1;
     }
