@@ -189,9 +189,12 @@ static int progress(void)
 
 static void requests_fini(void);
 
+static void done_request_make(void);
+
 static int component_open(void)
 {
     select_set_source(setting);
+    done_request_make();
     return opal_progress_register(progress);
 }
 
@@ -350,6 +353,40 @@ static int request_cancel_fn(ompi_request_t *request, int complete)
     return MPI_ERR_REQUEST;
 }
 
+/* The request of every non-blocking call that its start completed: one,
+ * complete, shared (as Open MPI's ompi_request_empty is by MPI_Isend to
+ * MPI_PROC_NULL), a collective's: its free leaves it as it is, MPI_Cancel
+ * fails. Made at the first open and never ended: Open MPI's finalize
+ * destroys its requests' Fortran table before it closes the component,
+ * and the object holds nothing else. */
+static ompi_request_t done_request;
+
+static int done_request_free(ompi_request_t **request)
+{
+    *request = &ompi_request_null.request;
+    return OMPI_SUCCESS;
+}
+
+static void done_request_make(void)
+{
+    static int made;
+    if (made++)
+        return;
+    OBJ_CONSTRUCT(&done_request, ompi_request_t);
+    OMPI_REQUEST_INIT(&done_request, false);
+    done_request.req_type = OMPI_REQUEST_COLL;
+    done_request.req_status.MPI_SOURCE = MPI_ANY_SOURCE;
+    done_request.req_status.MPI_TAG = MPI_ANY_TAG;
+    done_request.req_status.MPI_ERROR = MPI_SUCCESS;
+    done_request.req_status._ucount = 0;
+    done_request.req_status._cancelled = 0;
+    done_request.req_complete = REQUEST_COMPLETED;
+    done_request.req_state = OMPI_REQUEST_ACTIVE;
+    done_request.req_free = done_request_free;
+    done_request.req_cancel = request_cancel_fn;
+    done_request.req_mpi_object.comm = &ompi_mpi_comm_world.comm;
+}
+
 typedef struct mpicoll_module {
     mca_coll_base_module_t super;
     /* the functions and modules of the collectives it displaces (those of
@@ -364,10 +401,10 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc);
 /* The call a as a request in *out: started, or (persistent) inactive
  * until MPI_Start. Returns 0 when it goes to the library instead (ours).
  * A non-blocking call that its start completed (the same call again on a
- * node whose ranks are there: its first step did it all) gives Open MPI's
- * empty request, complete, as MPI_Isend to MPI_PROC_NULL does: its own is
- * released at once. Not with threads, where another thread's progress may
- * complete the request while its call is under way. */
+ * node whose ranks are there: its first step did it all) gives
+ * done_request, its own released at once. Not with threads, where another
+ * thread's progress may complete the request while its call is under
+ * way. */
 static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
                         ompi_request_t **out, int *rc)
 {
@@ -392,7 +429,7 @@ static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
             request_release(r->inner);
             r->inner = MPICOLL_REQUEST_NULL;
             request_put(r);
-            *out = &ompi_request_empty;
+            *out = &done_request;
             return 1;
         }
         if (r->early)

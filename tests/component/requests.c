@@ -1,7 +1,8 @@
 /*
  * A plain MPI program (no mpicoll header or library): collective requests
  * mixed with point-to-point ones in the completion calls a program uses,
- * and a persistent collective restarted. Run through the Open MPI
+ * MPI_Cancel of a collective request refused, and a persistent collective
+ * restarted. Run through the Open MPI
  * component (tests/component), where the collectives' requests are
  * mpicoll's.
  *
@@ -140,6 +141,37 @@ static void mixed(int iterations)
 #define ALLREDUCE_INIT MPIX_Allreduce_init
 #endif
 
+/* MPI_Cancel of a non-blocking collective fails (MPI: erroneous; Open
+ * MPI's coll/libnbc and MPICH fail it) and leaves the request to complete
+ * normally: the same call again and again, after a blocking one (on one
+ * node, mpicoll's requests then take its shared memory), rank 0 late, so
+ * that calls their start completed (returned complete) are among them. */
+static void cancel(int times)
+{
+    int in = rank, out = -1;
+    MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int k = 0; k < times; k++) {
+        int cancelled = 1;
+        in = rank + k;
+        out = -1;
+        for (double t0 = MPI_Wtime(); rank == 0 && MPI_Wtime() - t0 < 1e-3;)
+            ;   /* rank 0 late: 1 ms */
+        MPI_Request q;
+        MPI_Status st;
+        if (MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q) != MPI_SUCCESS)
+            fail("MPI_Iallreduce before MPI_Cancel", k);
+        if (MPI_Cancel(&q) == MPI_SUCCESS)
+            fail("MPI_Cancel of a non-blocking collective succeeded", k);
+        if (MPI_Wait(&q, &st) != MPI_SUCCESS || q != MPI_REQUEST_NULL)
+            fail("MPI_Wait after a failed MPI_Cancel", k);
+        MPI_Test_cancelled(&st, &cancelled);
+        if (cancelled || out != size * (size - 1) / 2 + size * k)
+            fail("the allreduce after a failed MPI_Cancel", k);
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 /* Allocations after the persistent request's first start (its first
  * completion included), over `starts` starts. */
 static long persistent(int starts)
@@ -181,6 +213,7 @@ int main(int argc, char **argv)
     if (iterations < 0 || starts < 1)
         fail("usage: requests [ITERATIONS [STARTS [unchecked]]]", 0);
     mixed(iterations);
+    cancel(50);
     long allocs = persistent(starts), most;
     MPI_Reduce(&allocs, &most, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (!counted)
@@ -192,7 +225,8 @@ int main(int argc, char **argv)
         else
             printf("requests: ok, %d iterations of point-to-point and collective requests "
                    "completed by MPI_Waitall, MPI_Waitany, MPI_Testsome, MPI_Test and "
-                   "MPI_Testall; a persistent allreduce restarted %d times %s\n", iterations,
+                   "MPI_Testall; MPI_Cancel of a collective refused; a persistent allreduce "
+                   "restarted %d times %s\n", iterations,
                    starts - 1, counted ? "allocated nothing" : "(allocations not counted)");
     }
     MPI_Finalize();
