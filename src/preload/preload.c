@@ -90,7 +90,18 @@ static int route(const coll_args *a, int *rc)
  * leaves the operation to the library: coll_supported). */
 static int preload_call(const coll_args *a)
 {
-    int rc = MPI_SUCCESS, how = route(a, &rc);
+    int rc = MPI_SUCCESS;
+    pthread_once(&once, read_env);
+    if (!disabled) {    /* its last call again: taken then (one lookup, not two) */
+        const call_mode now = { .req = NULL };
+        switch (coll_again(a, &now, &rc)) {
+        case 1:
+            return mpicoll_raise(a->comm, rc);
+        case 2:
+            return native_run(a, NULL);
+        }
+    }
+    int how = route(a, &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
