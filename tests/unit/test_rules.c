@@ -413,6 +413,31 @@ static void test_rule_skips(void)
     }
 }
 
+/* The built-in form=request rules on one node: a request takes mpicoll's
+ * algorithm where a blocking call takes the library's (whose request is
+ * its slower non-blocking collective), once the communicator's pool is
+ * made; before, the rules for every form. */
+static void test_request_rules(void)
+{
+    static const struct { const char *coll; int np; size_t bytes; int request; const char *alg; } t[] = {
+        { "bcast", 4, 8, 0, "native" },
+        { "bcast", 4, 8, 1, "native" },         /* no pool yet: shm passed over */
+        { "bcast", 4, 8, 2, "shm" },
+        { "bcast", 3, 40000, 2, "shm" },
+        { "bcast", 4, 40000, 0, "native" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char got[64], what[200];
+        choose(t[i].coll, t[i].np, 1, t[i].bytes, t[i].request, got, sizeof got);
+        const size_t n = strlen(t[i].alg);
+        snprintf(what, sizeof what, "one node, %s np=%d bytes=%zu %s: expected %s, got %s",
+                 t[i].coll, t[i].np, t[i].bytes,
+                 t[i].request ? (t[i].request == 1 ? "request, no pool" : "request") : "blocking",
+                 t[i].alg, got);
+        expect(strncmp(got, t[i].alg, n) == 0 && (got[n] == '\0' || got[n] == ':'), what);
+    }
+}
+
 /* Open MPI 4.1's names and ids (coll_tuned_<coll>_decision.c of v4.1.x)
  * of the algorithms mpicoll has: every one is found by its Open MPI name
  * (an alias where ours differs) and by its id, and no algorithm has an id
@@ -556,6 +581,7 @@ int main(void)
     test_valid();
     test_total_metric();
     test_form();
+    test_request_rules();
     test_malformed();
     test_unknown_names();
     test_openmpi_tree();
