@@ -425,6 +425,17 @@ static void test_request_rules(void)
         { "bcast", 4, 8, 2, "shm" },
         { "bcast", 3, 40000, 2, "shm" },
         { "bcast", 4, 40000, 0, "native" },
+        { "reduce", 4, 8, 0, "native" },
+        { "reduce", 4, 8, 2, "shm" },
+        { "reduce", 2, 16384, 2, "native" },
+        { "alltoall", 4, 8, 0, "native" },
+        { "alltoall", 4, 8, 1, "native" },
+        { "alltoall", 4, 8, 2, "shm" },
+        { "alltoall", 4, 65536, 2, "native" },
+        { "scatter", 2, 8, 0, "native" },
+        { "scatter", 2, 8, 1, "linear" },       /* not shared memory: no pool needed */
+        { "scatter", 2, 65536, 2, "native" },
+        { "scatter", 4, 8, 2, "native" },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         char got[64], what[200];
