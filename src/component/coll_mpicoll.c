@@ -218,8 +218,8 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads)
 typedef struct mpicoll_ompi_request {
     ompi_coll_base_nbc_request_t super;
     mpicoll_request inner;      /* the runtime's request */
-    int at_start;               /* inside its call (request_call): a completion is kept in */
-    int early, early_rc;        /* early and early_rc, not told to Open MPI */
+    int at_start;               /* inside its call (request_call): a completion is kept */
+    int early, early_rc;        /* in early and early_rc, not told to Open MPI */
     struct mpicoll_ompi_request *next;  /* in the free list */
 } mpicoll_ompi_request;
 

@@ -344,6 +344,7 @@ const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnode
 const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
                               int nnodes, size_t bytes, int request)
 {
+    const int form = request ? RULE_FORM_REQUEST : RULE_FORM_BLOCKING;
     for (size_t i = prev ? (size_t)(prev - rs->rules) + 1 : 0; i < rs->n; i++) {
         const rule *r = &rs->rules[i];
         unsigned long long m = bytes;
@@ -351,7 +352,7 @@ const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_de
             m = (unsigned long long)bytes * (unsigned long long)np;
         if (r->coll == c && np >= r->np_lo && np <= r->np_hi && nnodes >= r->nodes_lo &&
             nnodes <= r->nodes_hi && m >= r->lo && m <= r->hi &&
-            (r->form == RULE_FORM_ANY || r->form == (request ? RULE_FORM_REQUEST : RULE_FORM_BLOCKING)))
+            (r->form == RULE_FORM_ANY || r->form == form))
             return r;
     }
     return NULL;
