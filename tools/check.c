@@ -160,19 +160,28 @@ static int parse_np(const char *s, int **out, int *n)
     return 0;
 }
 
-/* Node layouts an algorithm that reads them is proven on: one node, nodes
- * of 1, 2 and 3 ranks, and nodes of unequal sizes (3, 1, 2, 3, 1, 2, ...);
- * beyond p = 64, one node, 3 per node and the unequal ones. */
-#define NLAYOUTS 5
-static const char *const layout_names[NLAYOUTS] = {
-    "one node", "1 rank per node", "2 ranks per node", "3 ranks per node",
-    "nodes of 3, 1, 2, ... ranks",
-};
+/* Node layouts an algorithm that reads them is proven on, for every p:
+ * one node (layout 0); nodes of k consecutive ranks for k = 1..16, the
+ * last node smaller when k does not divide p (layout k); nodes of unequal
+ * sizes 3, 1, 2, 3, 1, 2, ... (layout 17). */
+#define MAX_PER_NODE 16
+#define NLAYOUTS (MAX_PER_NODE + 2)
+
+static void layout_name(int which, char *buf, size_t len)
+{
+    if (which == 0)
+        snprintf(buf, len, "one node");
+    else if (which <= MAX_PER_NODE)
+        snprintf(buf, len, "%d rank%s per node", which, which > 1 ? "s" : "");
+    else
+        snprintf(buf, len, "nodes of 3, 1, 2, ... ranks");
+}
 
 static void layout(int which, int p, int *node_of)
 {
     static const int uneven[] = { 3, 1, 2 };
-    int node = 0, left = which == 4 ? uneven[0] : which;
+    const int unequal = which > MAX_PER_NODE;
+    int node = 0, left = unequal ? uneven[0] : which;
     for (int r = 0; r < p; r++) {
         if (which == 0) {
             node_of[r] = 0;
@@ -180,7 +189,7 @@ static void layout(int which, int p, int *node_of)
         }
         if (left == 0) {
             node++;
-            left = which == 4 ? uneven[node % 3] : which;
+            left = unequal ? uneven[node % 3] : which;
         }
         node_of[r] = node;
         left--;
@@ -362,8 +371,6 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
         }
         int nv = variants(c, a, p, v, counts_buf);
         for (int l = 0; l < nlayouts && rc == 0; l++) {
-            if (p > 64 && (l == 1 || l == 2))
-                continue;
             layout(l, p, node_of);
             for (int k = 0; k < nv && rc == 0; k++) {
                 plan_args *call = &v[k].call;
@@ -373,8 +380,11 @@ static int check_algo(const coll_desc *c, const coll_algo *a, const int *params,
                     fprintf(stderr, "mpicoll check: out of memory at p=%d\n", p);
                     rc = 1;
                 } else if (!r.ok) {
+                    char lname[40] = "";
+                    if (nlayouts > 1)
+                        layout_name(l, lname, sizeof lname);
                     printf("%-20s FAILED %s%s%s\n", a->name, r.why, nlayouts > 1 ? "; " : "",
-                           nlayouts > 1 ? layout_names[l] : "");
+                           lname);
                     rc = 1;
                 } else if (l == 0 && (k == 0 || (c->reduction && call->block == ((size_t)p + 1) *
                                                      call->esize && call->esize == 1 &&

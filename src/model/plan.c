@@ -11,6 +11,11 @@ void plan_init(plan *pl, int p, int rank)
     pl->rank = rank;
 }
 
+void plan_group(plan *pl, const int *members)
+{
+    pl->group = members;
+}
+
 void plan_free(plan *pl)
 {
     free(pl->ops);
@@ -38,6 +43,12 @@ static void push(plan *pl, const plan_op *op)
 {
     if (pl->err)
         return;
+    plan_op mapped;
+    if (pl->group && op->peer >= 0) {
+        mapped = *op;
+        mapped.peer = pl->group[op->peer];
+        op = &mapped;
+    }
     if (grow((void **)&pl->ops, &pl->cap_ops, pl->nops + 1, sizeof *op)) {
         pl->err = 1;
         return;

@@ -131,7 +131,16 @@ typedef struct plan {
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     size_t npulls;          /* plan_pull operations */
     int err;                /* sticky: an allocation failed while building */
+    const int *group;       /* NULL, or the ranks that peers name (plan_group) */
 } plan;
+
+/* Peers named within a group of ranks: until plan_group(pl, NULL), the
+ * peer of every send, receive and pull is an index into members[] (the
+ * group's ranks, which must outlive the building), so that a pattern
+ * written for ranks 0..n-1 runs among any n ranks: call it with the group's
+ * size, this rank's index in it and the root's. Node-aware algorithms run
+ * one pattern among the nodes' leaders and another inside each node. */
+void plan_group(plan *pl, const int *members);
 
 /* A builder returns nothing: failures are sticky in the plan. */
 typedef void (*plan_builder)(plan *pl, const plan_args *a);
