@@ -39,6 +39,11 @@
  *              slope over 64 KiB .. 4 MiB over k: seconds a byte of the
  *              node's link with all k streams on it. Below 2 ranks on
  *              either node: net.beta (a node's link is its rank's).
+ *   fanin      a rank's link inside its node: the f other ranks of rank
+ *              0's node each send to rank 0 at once (after a barrier of the
+ *              node; rank 0's time to receive all, median over
+ *              repetitions); the slope over 64 KiB .. 4 MiB over f. Below
+ *              three ranks on rank 0's node: 0 (node.beta).
  *   copy       the least-squares slope of memcpy times over 1..8 MiB.
  *   reduce     the same for MPI_Reduce_local (MPI_FLOAT, MPI_SUM), per
  *              byte. Under SMPI without simulated computation local work
@@ -99,7 +104,9 @@ static void usage(FILE *f)
         "and the lowest other rank of its node) for node.*, one on two nodes for\n"
         "net.*, a kind without such a pair keeping its default; nic (a node's link)\n"
         "with k ranks of one node streaming to k of another at once (k >= 2, else\n"
-        "net.beta); copy and reduce on rank 0. Writes them as a parameter file\n"
+        "net.beta); fanin with the other ranks of rank 0's node streaming to it at\n"
+        "once (three ranks or more, else 0); copy and reduce on rank 0. Writes them\n"
+        "as a parameter file\n"
         "(`mpicoll model --params FILE`).\n"
         "A few seconds at 2 ranks.\n"
         "  -o FILE     write the file there (default: standard output)\n"
@@ -346,6 +353,63 @@ static int measure_nic(const int *leader, int nranks, int node_b, int rank, int 
     return rc;
 }
 
+/* ---- a rank's link inside its node: the node's other ranks at once ---------- */
+
+/* The other f ranks of rank 0's node each send n bytes to rank 0 at once
+ * (after a barrier of the node's ranks; rank 0 posts every receive, then
+ * waits for all; its time, median over repetitions); the least-squares
+ * slope over 64 KiB .. 4 MiB over f: seconds a byte of rank 0's link inside
+ * its node with f messages on it. Every rank calls it. On rank 0: 0 and
+ * *fanin, or 1 when the node has fewer than three ranks (then *f < 2), -1
+ * out of memory (on any of them). */
+static int measure_fanin(const int *leader, int nranks, int rank, int *f, double *fanin)
+{
+    enum { NSIZES = 7, REPS = 9 };
+    int in = leader[rank] == leader[0], rc = -1;
+    *f = -1;
+    for (int r = 0; r < nranks; r++)
+        *f += leader[r] == leader[0];
+    if (*f < 2)
+        return 1;
+    MPI_Comm node;
+    MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, rank, &node);
+    if (!in)
+        return 0;
+    char *buf = malloc((size_t)(rank == 0 ? *f : 1) * PINGPONG_MAX);
+    MPI_Request *reqs = malloc((size_t)*f * sizeof *reqs);
+    int ok = buf && reqs;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, node);
+    if (ok) {
+        double x[NSIZES], y[NSIZES], t[REPS];
+        memset(buf, 1, rank == 0 ? (size_t)*f * PINGPONG_MAX : PINGPONG_MAX);
+        for (int s = 0; s < NSIZES; s++) {
+            int n = PINGPONG_MIN << s;
+            x[s] = n;
+            for (int i = -1; i < REPS; i++) {
+                MPI_Barrier(node);
+                double t0 = MPI_Wtime();
+                if (rank == 0) {
+                    for (int j = 0; j < *f; j++)
+                        MPI_Irecv(buf + (size_t)j * PINGPONG_MAX, n, MPI_BYTE, j + 1, TAG, node,
+                                  &reqs[j]);
+                    MPI_Waitall(*f, reqs, MPI_STATUSES_IGNORE);
+                    if (i >= 0)
+                        t[i] = MPI_Wtime() - t0;
+                } else {
+                    MPI_Send(buf, n, MPI_BYTE, 0, TAG, node);
+                }
+            }
+            y[s] = rank == 0 ? median(t, REPS) : 0;
+        }
+        *fanin = slope(x, y, NSIZES) / *f;
+        rc = 0;
+    }
+    free(buf);
+    free(reqs);
+    MPI_Comm_free(&node);
+    return rc;
+}
+
 /* ---- local work (rank 0) --------------------------------------------------- */
 
 static volatile unsigned char sink;   /* keeps the copies from being optimised away */
@@ -431,7 +495,7 @@ static void describe_link(char *c, size_t cap, const char *kind, const link_resu
 }
 
 static void describe(char *c, size_t cap, int nranks, int nnodes, const link_result *node,
-                     const link_result *net, int k)
+                     const link_result *net, int k, int f)
 {
     char host[256] = "?", version[MPI_MAX_LIBRARY_VERSION_STRING] = "", date[64] = "?";
     int len;
@@ -454,6 +518,12 @@ static void describe(char *c, size_t cap, int nranks, int nnodes, const link_res
             PINGPONG_MAX >> 20, k);
     else
         say(c, cap, "nic: not measured (no two ranks on each of two nodes): net.beta\n");
+    if (f >= 2)
+        say(c, cap, "fanin: the %d other ranks of rank 0's node streaming to it at once,\n"
+            "  slope over %d KiB..%d MiB over %d\n", f, PINGPONG_MIN >> 10, PINGPONG_MAX >> 20, f);
+    else
+        say(c, cap, "fanin: not measured (fewer than three ranks on rank 0's node): 0, "
+            "node.beta\n");
     say(c, cap, "copy, reduce: rank 0, %d..%d MiB (memcpy; MPI_Reduce_local float sum)",
         LOCAL_MIN >> 20, LOCAL_MAX >> 20);
 }
@@ -611,6 +681,10 @@ static int calibrate(const char *path, int rank, int nranks)
     MPI_Allreduce(MPI_IN_PLACE, &nic_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (nic_rc < 0)
         code = EXIT_FAILED;
+    int f = 0, fanin_rc = measure_fanin(leader, nranks, rank, &f, &cp.fanin);
+    MPI_Allreduce(MPI_IN_PLACE, &fanin_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (fanin_rc < 0)
+        code = EXIT_FAILED;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0 && measure_local(&cp.copy, &cp.reduce) != 0)
         code = EXIT_FAILED;
@@ -625,7 +699,7 @@ static int calibrate(const char *path, int rank, int nranks)
         apply(&cp.net, &lr[1]);
         if (k < 2)
             cp.nic = cp.net.beta;   /* a node's link is its one rank's */
-        describe(comment, 4096, nranks, nnodes, &lr[0], &lr[1], k);
+        describe(comment, 4096, nranks, nnodes, &lr[0], &lr[1], k, f);
         code = output(out, path, &cp, comment) == 0 ? EXIT_OK : EXIT_FAILED;
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);

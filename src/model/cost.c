@@ -103,7 +103,8 @@ typedef struct replay {
     double *scratch;         /* arrival times of one round's receives */
     double *ps_at, *ps_w, *ps_done;  /* one link's flows (ps_link), a train's at most */
     long *ps_ix;
-    struct rx { double at, w, sent; } *rx;  /* one round's receives (finish_round) */
+    struct rx { double at, w, sent; int inside; } *rx;  /* one round's receives
+                                                        * (finish_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
     long heap_cap;           /* room in both */
@@ -308,25 +309,44 @@ static void ps_link(replay *r, long n, const double *at, const double *w, double
     }
 }
 
-/* The sender's link shared fairly by sends [f, f + m) as they leave, one
- * overhead apart (ps_link). Each send's wire time: its finish less its
- * departure, at least its floor (share_link). */
+/* Seconds a byte of a message between ranks a and b on a's own link when
+ * it shares it: a link between nodes, its beta; inside a node, fanin (0:
+ * node.beta), which may be less than node.beta where a rank takes several
+ * of its node's messages at once faster than one (SMPI's loopback: each
+ * at full speed). */
+static double own_beta(const replay *r, int a, int b)
+{
+    if (node_of(r, a) == node_of(r, b) && r->cp->fanin > 0)
+        return r->cp->fanin;
+    return link_of(r, a, b)->beta;
+}
+
+/* A rank's own links shared fairly by its sends [f, f + m) as they leave,
+ * one overhead apart (ps_link): the link off its node by its off-node
+ * sends, the one inside by the others (own_beta). Each send's wire time:
+ * its finish less its departure, at least its time alone and its floor
+ * (share_link). */
 static void ps_sends(replay *r, long f, long m)
 {
-    long n = 0;
-    for (long i = f; i < f + m; i++) {
-        const ev *e = &r->evs[i];
-        if (e->kind != OP_SEND)
-            continue;
-        r->ps_ix[n] = i;
-        r->ps_at[n] = e->t;
-        r->ps_w[n++] = (double)e->bytes * link_of(r, e->rank, e->peer)->beta;
-    }
-    ps_link(r, n, r->ps_at, r->ps_w, r->ps_done);
-    for (long j = 0; j < n; j++) {
-        ev *e = &r->evs[r->ps_ix[j]];
-        if (r->ps_done[j] - e->t > e->wire)
-            e->wire = r->ps_done[j] - e->t;
+    for (int inside = 0; inside < 2; inside++) {
+        long n = 0;
+        for (long i = f; i < f + m; i++) {
+            const ev *e = &r->evs[i];
+            if (e->kind != OP_SEND || inside != (node_of(r, e->rank) == node_of(r, e->peer)))
+                continue;
+            r->ps_ix[n] = i;
+            r->ps_at[n] = e->t;
+            r->ps_w[n++] = (double)e->bytes * own_beta(r, e->rank, e->peer);
+        }
+        ps_link(r, n, r->ps_at, r->ps_w, r->ps_done);
+        for (long j = 0; j < n; j++) {
+            ev *e = &r->evs[r->ps_ix[j]];
+            double wire = r->ps_done[j] - e->t, alone = (double)e->bytes *
+                                                        link_of(r, e->rank, e->peer)->beta;
+            wire = wire > alone ? wire : alone;
+            if (wire > e->wire)
+                e->wire = wire;
+        }
     }
 }
 
@@ -440,10 +460,11 @@ static int finish_round(replay *r, int q)
             if (a < 0)
                 return 0;
             /* on the receiver's link from its head's arrival (a less the
-             * wire), with the round's other receives as they come */
-            const cost_link *l = link_of(r, q, e->peer);
+             * wire), with the round's other receives on that link (off the
+             * node or inside it) as they come */
             double wire = o->wire > e->wire ? o->wire : e->wire;
-            r->rx[nrecv++] = (struct rx){ a - wire, (double)e->bytes * l->beta, a };
+            r->rx[nrecv++] = (struct rx){ a - wire, (double)e->bytes * own_beta(r, q, e->peer),
+                                          a, node_of(r, q) == node_of(r, e->peer) };
         } else if (e->bytes > link_of(r, q, e->peer)->eager &&
                    e->bytes > link_of(r, q, e->peer)->detach) {
             double a = arrival(r, e, o);
@@ -454,13 +475,21 @@ static int finish_round(replay *r, int q)
         }
     }
     qsort(r->rx, (size_t)nrecv, sizeof *r->rx, cmp_rx);
-    for (long j = 0; j < nrecv; j++) {
-        r->ps_at[j] = r->rx[j].at;
-        r->ps_w[j] = r->rx[j].w;
+    for (int inside = 0; inside < 2; inside++) {
+        long n = 0;
+        for (long j = 0; j < nrecv; j++) {
+            if (r->rx[j].inside != inside)
+                continue;
+            r->ps_ix[n] = j;
+            r->ps_at[n] = r->rx[j].at;
+            r->ps_w[n++] = r->rx[j].w;
+        }
+        ps_link(r, n, r->ps_at, r->ps_w, r->ps_done);
+        for (long x = 0; x < n; x++) {
+            long j = r->ps_ix[x];
+            r->scratch[j] = r->ps_done[x] > r->rx[j].sent ? r->ps_done[x] : r->rx[j].sent;
+        }
     }
-    ps_link(r, nrecv, r->ps_at, r->ps_w, r->ps_done);
-    for (long j = 0; j < nrecv; j++)
-        r->scratch[j] = r->ps_done[j] > r->rx[j].sent ? r->ps_done[j] : r->rx[j].sent;
     qsort(r->scratch, (size_t)nrecv, sizeof *r->scratch, cmp_double);
     double tr = s->cpu;
     long i = 0;

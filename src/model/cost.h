@@ -22,6 +22,10 @@
  *     nic 1e-10                  s per byte of a node's network link, each
  *                                way: the off-node messages of all its ranks
  *                                share it (calibrate: k streams at once)
+ *     fanin 0                    s per byte of a rank's link inside its node,
+ *                                shared by its messages within the node at
+ *                                once; 0: node.beta (calibrate: the node's
+ *                                other ranks stream to one at once)
  *     copy 1e-10                 s per byte of a local copy
  *     reduce 2.5e-10             s per byte of a local reduction
  *
@@ -62,6 +66,10 @@ typedef struct cost_params {
     double nic;             /* s per byte of a node's network link, each way, shared
                              * by the off-node messages of all the node's ranks (one
                              * message alone: at most 1 / net.beta, far.beta) */
+    double fanin;           /* s per byte of a rank's own link inside its node, each
+                             * way, shared by the messages within the node it sends
+                             * or receives at once (one alone: node.beta); 0: node.beta,
+                             * the link one message fills */
     double copy;            /* s per byte copied */
     double reduce;          /* s per byte reduced */
 } cost_params;

@@ -46,6 +46,10 @@
  * platforms, where a node's ranks share one host link. calibrate measures
  * it with k ranks of a node streaming to k ranks of another at once.
  *
+ * fanin: 0, a rank's messages within its node share one link of
+ * node.beta (a rank copies them one after the other). calibrate measures
+ * it where a node has three ranks or more.
+ *
  * copy: 10 GB/s, memcpy of buffers larger than the caches on such a
  * server; reduce: 4 GB/s, a float sum streaming two inputs and one output.
  */
@@ -115,6 +119,8 @@ static const struct key {
       "a group's hosts over its links out" },
     { "nic", offsetof(cost_params, nic), POSITIVE,
       "s per byte of a node's link, its ranks' off-node messages together" },
+    { "fanin", offsetof(cost_params, fanin), NONNEG,
+      "s per byte of a rank's link inside its node, its messages there together (0: node.beta)" },
     { "copy", offsetof(cost_params, copy), NONNEG, "s per byte copied" },
     { "reduce", offsetof(cost_params, reduce), NONNEG, "s per byte reduced" },
 };

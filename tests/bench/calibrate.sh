@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The calibrate test: calibrate.sh MPIEXEC MPICOLL TEST_COST. `mpicoll
 # calibrate` on 2 ranks writes a parameter file (-o, and to standard output)
-# that cost_read accepts (TEST_COST FILE) with all 23 keys and its comment;
+# that cost_read accepts (TEST_COST FILE) with all 24 keys and its comment;
 # on 1 rank, with a bad argument or an -o it cannot write: a message and a
 # non-zero status, and no file. Prints "FAIL calibrate: ..." and exits 1 on
 # a failure.
@@ -23,7 +23,7 @@ check_file() {
   grep -q "^# ranks: 2 on" "$f" || { show "$f"; fail "$f: no ranks line"; }
   grep -qE "^# (node|net)\.\*: not measured" "$f" ||
     grep -q "^# ranks: 2 on 2 nodes" "$f" || { show "$f"; fail "$f: unmeasured kind not said"; }
-  [ "$(grep -cvE '^(#|$)' "$f")" = 23 ] || { show "$f"; fail "$f: not 23 keys"; }
+  [ "$(grep -cvE '^(#|$)' "$f")" = 24 ] || { show "$f"; fail "$f: not 24 keys"; }
 }
 
 launch 2 "$mpicoll" calibrate -o "$dir/params" > "$dir/out" 2> "$dir/err" ||

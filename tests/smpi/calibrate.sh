@@ -12,9 +12,13 @@
 #                      two below it
 #   nic                1e-10 within 10%, and the comment says it was not
 #                      measured (one rank a node: net.beta)
+#   fanin              0 (not measured: one rank a node)
 # Then on 16 ranks of platforms/cluster8.xml (two nodes of 8 ranks): nic
 # 8e-11 within 10% (the node's 12.5 GB/s link with the 8 streams on it;
-# a slope not divided by the 8 streams would be 6.4e-10).
+# a slope not divided by the 8 streams would be 6.4e-10), and fanin
+# 4e-11 / 7 within 10% (the 7 other ranks of a node sending to one at
+# once, each at the loopback's full 25 GB/s: SimGrid's loopback is a
+# FATPIPE, not shared).
 # Run with the settings of tools/sim/sim.py (simulation without local
 # computation, the library privatised per rank). Needs build-smpi/
 # (scripts/smpi-build.sh; run.sh builds it first). Prints the file; exits 1
@@ -62,6 +66,7 @@ awk '
     exactly("copy", 0)
     exactly("reduce", 0)
     exactly("net.eager", 32768)
+    exactly("fanin", 0)
     near("nic", 1e-10, 0.10)
     if (!nic_unmeasured) { print "smpi calibrate: the comment does not say nic was not measured"; bad = 1 }
     if (!unmeasured) { print "smpi calibrate: the comment does not say node.* was not measured"; bad = 1 }
@@ -70,9 +75,12 @@ awk '
 echo "smpi calibrate: flat's network measured as the platform says"
 
 calibrate cluster8 16 "$tmp/params8"
-grep -E '^(# nic|nic )' "$tmp/params8"
+grep -E '^(# nic|nic |# fanin|fanin )' "$tmp/params8"
 awk '!/^#/ && $1 == "nic" { n = $2 + 0 }
+  !/^#/ && $1 == "fanin" { f = $2 + 0 }
   END {
     if (n < 8e-11 * 0.9 || n > 8e-11 * 1.1) { printf "smpi calibrate: cluster8 nic is %g, not 8e-11 within 10%%\n", n; exit 1 }
+    w = 4e-11 / 7
+    if (f < w * 0.9 || f > w * 1.1) { printf "smpi calibrate: cluster8 fanin is %g, not %g within 10%%\n", f, w; exit 1 }
   }' "$tmp/params8"
-echo "smpi calibrate: cluster8's node link measured with its 8 streams"
+echo "smpi calibrate: cluster8's node link measured with its 8 streams, a rank's loopback with 7"

@@ -53,7 +53,7 @@ static int same_params(const cost_params *a, const cost_params *b)
     const cost_link *l[3] = { &a->node, &a->net, &a->far }, *m[3] = { &b->node, &b->net, &b->far };
     int same = close6(a->copy, b->copy) && close6(a->reduce, b->reduce) &&
                a->group == b->group && close6(a->oversubscription, b->oversubscription) &&
-               close6(a->nic, b->nic);
+               close6(a->nic, b->nic) && close6(a->fanin, b->fanin);
     for (int i = 0; i < 3; i++)
         same = same && close6(l[i]->latency, m[i]->latency) && close6(l[i]->beta, m[i]->beta) &&
                close6(l[i]->send_overhead, m[i]->send_overhead) &&
@@ -137,6 +137,7 @@ static void test_round_trip(void)
     cp.far.latency = 2e-6;
     cp.oversubscription = 2.5;
     cp.nic = 4.5e-11;
+    cp.fanin = 1.5e-11;
     snprintf(path, sizeof path, "%s/written", dir);
     FILE *f = fopen(path, "w");
     expect(f && cost_write(f, &cp, "mpicoll calibrate\nline two\n\nafter a blank") == 0,
@@ -156,7 +157,7 @@ static void test_round_trip(void)
         line[0] == '#' ? comments++ : keys++;
     if (f)
         fclose(f);
-    expect(keys == 23, "cost_write writes the 23 keys");
+    expect(keys == 24, "cost_write writes the 24 keys");
     expect(comments == 4, "the comment's 4 lines, each after #");
 
     FILE *full = fopen("/dev/full", "w");
@@ -419,6 +420,56 @@ static void test_node_duplex(void)
            "a node's link out and in are apart: one stream's time each way");
 }
 
+/* Ranks 1..K of node 0 send to rank 0 at once, and rank K + 1 (node 1)
+ * too: rank 0's link inside its node and its link off it are apart. */
+static void fanin_plan(plan *pl, const plan_args *a)
+{
+    if (a->rank == 0)
+        for (int r = 1; r < a->p; r++)
+            plan_recv(pl, BUF_RECV, (size_t)r * a->block, a->block, r);
+    else
+        plan_send(pl, BUF_SEND, 0, a->block, 0);
+    plan_end_round(pl);
+}
+
+/* K ranks of a node send N bytes to one at once: with fanin 0 they share
+ * one link of node.beta (K N node.beta on it); with fanin node.beta / K
+ * (a loopback of K messages' bandwidth) one message's time. A message
+ * from another node at the same time takes its own link either way. */
+static void test_fanin(void)
+{
+    enum { K = 4, N = 1 << 20 };
+    cost_params cp;
+    cost_defaults(&cp);
+    int nodes[K + 2];
+    for (int q = 0; q < K + 2; q++)
+        nodes[q] = q <= K ? 0 : 1;
+    double last_in = cp.node.send_overhead + cp.node.latency + K * (double)N * cp.node.beta +
+                     K * cp.node.recv_overhead;
+    double t = replay_time(fanin_plan, K + 1, N, nodes, &cp);
+    expect(fabs(t - last_in) <= 1e-3 * last_in,
+           "fanin 0: a node's K messages into one rank share its link");
+    double shared = t;
+    cp.fanin = cp.node.beta / K;
+    t = replay_time(fanin_plan, K + 1, N, nodes, &cp);
+    double alone = cp.node.send_overhead + cp.node.latency + N * cp.node.beta +
+                   K * cp.node.recv_overhead;
+    expect(fabs(t - alone) <= 1e-3 * alone,
+           "fanin node.beta / K: K messages into one rank, each at full speed");
+    if (fabs(t - alone) > 1e-3 * alone)
+        printf("  (%.6g s, want %.6g)\n", t, alone);
+    /* and one more from node 1, of net.beta: on its own link, so the
+     * time is the slower of the two links' (plus its overhead) */
+    cost_defaults(&cp);
+    t = replay_time(fanin_plan, K + 2, N, nodes, &cp);
+    double off = cp.net.send_overhead + cp.net.latency + N * cp.net.beta;
+    double want = (shared > off + cp.net.recv_overhead ? shared : off) + cp.net.recv_overhead;
+    expect(t <= want * (1 + 1e-3) && t < shared + N * cp.net.beta,
+           "a message from another node does not share the rank's link inside its node");
+    if (!(t <= want * (1 + 1e-3)))
+        printf("  (%.6g s, want at most %.6g)\n", t, want);
+}
+
 /* Groups of 2 nodes of one rank, oversubscribed 2:1 (their links out
  * carry one host's bandwidth): the 2 ranks of group 0 streaming to the 2
  * of group 1 at once take twice one stream's time on the wire; inside a
@@ -468,6 +519,7 @@ int main(int argc, char **argv)
     test_call_bytes();
     test_node_link();
     test_node_duplex();
+    test_fanin();
     test_group_links();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
