@@ -16,8 +16,11 @@
  *     sender only sends and goes on: a tree's rounds to its children), and
  *     that of the receiver's link by the round's receives as their heads
  *     arrive (processor sharing, ps_link); it is through when both links
- *     are. Up to `eager` bytes it leaves at once and the
- *     sender is done with it; above, it starts when the receive is posted
+ *     are. A rank has two such links: off its node (the link's beta) and
+ *     inside it (fanin, which calibrate measures with several of the
+ *     node's ranks sending to one at once; 0: node.beta), each shared
+ *     by the messages on it alone. Up to `eager` bytes it leaves at once
+ *     and the sender is done with it; above, it starts when the receive is posted
  *     too, and the sender waits for its arrival (rendezvous) unless it is
  *     up to `detach` bytes (SMPI's detached sends: the sender is done, the
  *     data wait for the receive);
