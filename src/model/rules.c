@@ -202,8 +202,9 @@ static int add_rule(ruleset *rs, const rule *r)
     return 0;
 }
 
-#define RULE_FORM "<collective> np=<range> [nodes=<range>] [form=blocking|request] " \
-                  "bytes=<range>|total=<range> <algorithm>[:param=value,...]"
+#define RULE_FORM "<collective> np=<range> [nodes=<range>] [rpn=<range>] " \
+                  "[form=blocking|request] bytes=<range>|total=<range> " \
+                  "<algorithm>[:param=value,...]"
 
 static long long clamp_ll(unsigned long long v)
 {
@@ -214,22 +215,23 @@ static long long clamp_ll(unsigned long long v)
 static int parse_line(char *line, int lineno, const char *source, rule *r, char *err,
                       size_t errlen, void (*warn)(const char *))
 {
-    char *f[6];
+    char *f[7];
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
-        if (n == 6) {
+        if (n == 7) {
             snprintf(err, errlen, "%s:%d: too many fields (expected: " RULE_FORM ")", source,
                      lineno);
             return -1;
         }
         f[n++] = t;
     }
-    /* the optional nodes= and form= fields, after np=: moved out, so f[]
-     * is the fixed form */
-    char *nodes = NULL, *form = NULL;
-    while (n > 4 && (strncmp(f[2], "nodes=", 6) == 0 || strncmp(f[2], "form=", 5) == 0)) {
-        char **slot = f[2][0] == 'n' ? &nodes : &form;
+    /* the optional nodes=, rpn= and form= fields, after np=: moved out,
+     * so f[] is the fixed form */
+    char *nodes = NULL, *rpn = NULL, *form = NULL;
+    while (n > 4 && (strncmp(f[2], "nodes=", 6) == 0 || strncmp(f[2], "rpn=", 4) == 0 ||
+                     strncmp(f[2], "form=", 5) == 0)) {
+        char **slot = f[2][0] == 'n' ? &nodes : f[2][0] == 'r' ? &rpn : &form;
         if (*slot)
             break;      /* the same field twice: the form's error below */
         *slot = f[2];
@@ -254,17 +256,21 @@ static int parse_line(char *line, int lineno, const char *source, rule *r, char 
             return -1;
         }
     }
-    unsigned long long nlo, nhi, dlo = 1, dhi = ~0ULL;
+    unsigned long long nlo, nhi, dlo = 1, dhi = ~0ULL, rlo = 1, rhi = ~0ULL;
     if (parse_range(f[1] + 3, &nlo, &nhi) || parse_range(f[2] + 6, &r->lo, &r->hi) ||
-        (nodes && parse_range(nodes + 6, &dlo, &dhi))) {
-        snprintf(err, errlen, "%s:%d: bad range in '%s%s%s %s' (expected *, N, N-M or N-)",
-                 source, lineno, f[1], nodes ? " " : "", nodes ? nodes : "", f[2]);
+        (nodes && parse_range(nodes + 6, &dlo, &dhi)) ||
+        (rpn && parse_range(rpn + 4, &rlo, &rhi))) {
+        snprintf(err, errlen, "%s:%d: bad range in '%s%s%s%s%s %s' (expected *, N, N-M or N-)",
+                 source, lineno, f[1], nodes ? " " : "", nodes ? nodes : "", rpn ? " " : "",
+                 rpn ? rpn : "", f[2]);
         return -1;
     }
     r->np_lo = clamp_ll(nlo);
     r->np_hi = clamp_ll(nhi);
     r->nodes_lo = clamp_ll(dlo);
     r->nodes_hi = clamp_ll(dhi);
+    r->rpn_lo = clamp_ll(rlo);
+    r->rpn_hi = clamp_ll(rhi);
     r->metric = f[2][0] == 't' ? METRIC_TOTAL : METRIC_BYTES;
     r->line = lineno;
     char msg[512];
@@ -283,8 +289,9 @@ static int parse_line(char *line, int lineno, const char *source, rule *r, char 
             warn(msg);
         return 1;
     }
-    snprintf(r->text, sizeof r->text, "%s %s%s%s%s%s %s %s", f[0], f[1], nodes ? " " : "",
-             nodes ? nodes : "", form ? " " : "", form ? form : "", f[2], f[3]);
+    snprintf(r->text, sizeof r->text, "%s %s%s%s%s%s%s%s %s %s", f[0], f[1], nodes ? " " : "",
+             nodes ? nodes : "", rpn ? " " : "", rpn ? rpn : "", form ? " " : "",
+             form ? form : "", f[2], f[3]);
     return 0;
 }
 
@@ -345,13 +352,15 @@ const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_de
                               int nnodes, size_t bytes, int request)
 {
     const int form = request ? RULE_FORM_REQUEST : RULE_FORM_BLOCKING;
+    const long long rpn = nnodes > 0 ? ((long long)np + nnodes - 1) / nnodes : np;
     for (size_t i = prev ? (size_t)(prev - rs->rules) + 1 : 0; i < rs->n; i++) {
         const rule *r = &rs->rules[i];
         unsigned long long m = bytes;
         if (r->metric == METRIC_TOTAL)
             m = (unsigned long long)bytes * (unsigned long long)np;
         if (r->coll == c && np >= r->np_lo && np <= r->np_hi && nnodes >= r->nodes_lo &&
-            nnodes <= r->nodes_hi && m >= r->lo && m <= r->hi &&
+            nnodes <= r->nodes_hi && rpn >= r->rpn_lo && rpn <= r->rpn_hi && m >= r->lo &&
+            m <= r->hi &&
             (r->form == RULE_FORM_ANY || r->form == form))
             return r;
     }
@@ -361,7 +370,9 @@ const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_de
 int rules_use_nodes(const ruleset *rs, const coll_desc *c)
 {
     for (size_t i = 0; i < rs->n; i++)
-        if (rs->rules[i].coll == c && (rs->rules[i].nodes_lo > 1 || rs->rules[i].nodes_hi < 1LL << 62))
+        if (rs->rules[i].coll == c &&
+            (rs->rules[i].nodes_lo > 1 || rs->rules[i].nodes_hi < 1LL << 62 ||
+             rs->rules[i].rpn_lo > 1 || rs->rules[i].rpn_hi < 1LL << 62))
             return 1;
     return 0;
 }

@@ -5,11 +5,13 @@
  * tuner (MPICOLL_RULES). docs/selection.md describes the format:
  *
  *   # comment
- *   <collective> np=<range> [nodes=<range>] bytes=<range>|total=<range> <algorithm>[:p=v,...]
+ *   <collective> np=<range> [nodes=<range>] [rpn=<range>] [form=blocking|request]
+ *       bytes=<range>|total=<range> <algorithm>[:p=v,...]
  *
  * bytes: the message size (one rank's block for allgather); total: bytes
  * times np, the measure of Open MPI's allgather decision tree; nodes: the
- * number of nodes the communicator spans (default: any). A range is
+ * number of nodes the communicator spans (default: any); rpn: its ranks a
+ * node, np over nodes rounded up (default: any). A range is
  * `*`, `N`, `N-M` or `N-` (inclusive; K, M and G suffixes are powers of
  * 1024). The first rule that matches wins.
  */
@@ -30,6 +32,7 @@ typedef struct rule {
     int params[PLAN_MAX_PARAMS];
     long long np_lo, np_hi;
     long long nodes_lo, nodes_hi;
+    long long rpn_lo, rpn_hi;   /* ranks a node: ceil(np / nodes) */
     int form;                   /* RULE_FORM_*: the calls it is for */
     int metric;
     unsigned long long lo, hi;
@@ -58,7 +61,7 @@ const rule *rules_match(const ruleset *rs, const coll_desc *c, int np, int nnode
 const rule *rules_match_after(const ruleset *rs, const rule *prev, const coll_desc *c, int np,
                               int nnodes, size_t bytes, int request);
 
-/* 1 if a rule of rs for collective c has a nodes= condition. */
+/* 1 if a rule of rs for collective c has a nodes= or rpn= condition. */
 int rules_use_nodes(const ruleset *rs, const coll_desc *c);
 
 /* Parses "name[:param=value,...]" or an Open MPI id into an algorithm and

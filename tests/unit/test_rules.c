@@ -105,6 +105,33 @@ static void test_form(void)
     rules_free(&rs);
 }
 
+/* rpn=: ranks a node, np over nodes rounded up */
+static void test_rpn(void)
+{
+    ruleset rs;
+    char err[512] = "";
+    const char *text =
+        "bcast np=16- nodes=2- rpn=4- bytes=* scatter_allgather_ring\n"
+        "bcast np=16- nodes=2- rpn=2-3 form=blocking bytes=* bine\n"
+        "bcast np=16- nodes=2- bytes=* binomial\n";
+    expect(rules_parse(text, "r.rules", &rs, err, sizeof err, NULL) == 0, "rpn= parses");
+    const coll_desc *bc = coll_find("bcast");
+    const rule *m = rules_match(&rs, bc, 64, 8, 8, 0);
+    expect(m && strcmp(m->algo->name, "scatter_allgather_ring") == 0, "64 ranks on 8 nodes: rpn 8");
+    m = rules_match(&rs, bc, 64, 64, 8, 0);
+    expect(m && strcmp(m->algo->name, "binomial") == 0, "one rank a node: no rpn= rule");
+    m = rules_match(&rs, bc, 17, 8, 8, 0);
+    expect(m && strcmp(m->algo->name, "bine") == 0, "17 ranks on 8 nodes: rpn 3 (rounded up)");
+    m = rules_match(&rs, bc, 17, 8, 8, 1);
+    expect(m && strcmp(m->algo->name, "binomial") == 0, "rpn= with form=: a request passes over it");
+    expect(strstr(rs.rules[1].text, "rpn=2-3 form=blocking") != NULL, "the rule's text keeps rpn=");
+    expect(rules_use_nodes(&rs, bc), "rpn= needs the node count");
+    rules_free(&rs);
+    expect(rules_parse("bcast np=* rpn=2- bytes=* binomial\n", "r.rules", &rs, err, sizeof err,
+                       NULL) == 0 && rules_use_nodes(&rs, bc), "rpn= alone needs the node count");
+    rules_free(&rs);
+}
+
 static void test_malformed(void)
 {
     static const char *bad[] = {
@@ -117,6 +144,8 @@ static void test_malformed(void)
         "allgather np=2 form=nb bytes=* ring\n",        /* unknown form */
         "allgather np=2 form=request form=request bytes=* ring\n",    /* twice */
         "allgather form=request np=2 bytes=* ring\n",   /* before np= */
+        "allgather np=2 rpn=x bytes=* ring\n",          /* bad rpn range */
+        "allgather np=2 rpn=2 rpn=2 bytes=* ring\n",    /* rpn twice */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ruleset rs;
@@ -592,6 +621,7 @@ int main(void)
     test_valid();
     test_total_metric();
     test_form();
+    test_rpn();
     test_request_rules();
     test_malformed();
     test_unknown_names();
