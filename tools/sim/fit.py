@@ -3,15 +3,17 @@
 
 Usage: tools/sim/fit.py [--build DIR] [--over R] CSV...
 
-For every (collective, np, bytes) of the CSV files (`sim.py run --csv`
-output, e.g. tools/sim/results/bands/*.csv), each mpicoll algorithm's time
-on each platform of the files is divided by the fastest one's there; an
-algorithm's score is its worst ratio over the platforms (a built-in rule
-cannot see the network, so it must hold on all of them). Printed per point:
-the algorithm of the lowest score, the runner-up, and what the built-in
-rules across nodes choose (`mpicoll model`, one rank a node; after any
-fallback, so a restricted choice is scored as what runs) with its score.
-Lines whose choice scores above R (default 1.10) end in "<--".
+For every (collective, np, ranks a node, bytes) of the CSV files (`sim.py
+run --csv` output, e.g. tools/sim/results/bands/*.csv), each mpicoll
+algorithm's time on each platform of the files with that many ranks a
+node (mpicoll/ranks-per-host) is divided by the fastest one's there; an
+algorithm's score is its worst ratio over those platforms (a built-in rule
+sees the ranks and nodes, not the network, so it must hold on all of
+them). Printed per point: the algorithm of the lowest score, the
+runner-up, and what the built-in rules across nodes choose (`mpicoll
+model --ranks-per-node`; after any fallback, so a restricted choice is
+scored as what runs) with its score. Lines whose choice scores above R
+(default 1.10) end in "<--".
 
 Times of runs on SMPI's shared memory (status unchecked: timed, not
 validated) count; runs that failed (an algorithm's restriction: sim.py
@@ -25,6 +27,7 @@ import os
 import subprocess
 import sys
 
+import sim
 from simreport import mpicoll_times
 
 
@@ -39,22 +42,26 @@ def main():
     prog = os.path.join(a.build, "mpicoll")
 
     @functools.lru_cache(maxsize=None)
-    def chosen(coll, p, b):
+    def rpn(plat):
+        return sim.Platform(plat).ranks_per_host
+
+    @functools.lru_cache(maxsize=None)
+    def chosen(coll, p, k, b):
         # -a native: no plan to cost, only auto's line
         out = subprocess.run([prog, "model", coll, "--np", str(p), "--bytes", str(b),
-                              "-a", "native", "--csv"],
+                              "--ranks-per-node", str(k), "-a", "native", "--csv"],
                              capture_output=True, text=True, check=True).stdout
         for r in csv.reader(out.splitlines()):
             if len(r) > 4 and r[3] == "auto":
                 return r[4]
         sys.exit(f"fit.py: no auto line from {prog} model {coll}")
 
-    pts = {}   # {(coll, np, bytes): {(platform, algorithm): us}}, a file's later row last
+    pts = {}   # {(coll, np, rpn, bytes): {(platform, algorithm): us}}, a file's later row last
     for (coll, plat, p, b), algs in mpicoll_times(a.csv).items():
         for alg, us in algs.items():
             if alg != "auto":
-                pts.setdefault((coll, p, b), {})[(plat, alg)] = us[-1]
-    for (coll, p, b), times in sorted(pts.items()):
+                pts.setdefault((coll, p, rpn(plat), b), {})[(plat, alg)] = us[-1]
+    for (coll, p, k, b), times in sorted(pts.items()):
         plats = sorted({pl for pl, _ in times})
         best = {pl: min(v for (q, _), v in times.items() if q == pl) for pl in plats}
         score = {}
@@ -65,10 +72,10 @@ def main():
         if not order:
             continue
         second = f"{order[1]:30s} {score[order[1]]:5.2f}" if len(order) > 1 else f"{'-':30s} {'':5s}"
-        ch = chosen(coll, p, b)
+        ch = chosen(coll, p, k, b)
         cs = score.get(ch)
         mark = "  <--" if cs is None or cs > a.over else ""
-        print(f"{coll} np={p:<5d} bytes={b:<8d} best {order[0]:30s} {score[order[0]]:5.2f}  "
+        print(f"{coll} np={p:<5d} rpn={k:<3d} bytes={b:<8d} best {order[0]:30s} {score[order[0]]:5.2f}  "
               f"next {second}  rules {ch:30s} {cs if cs is not None else float('nan'):5.2f}{mark}")
 
 
