@@ -30,7 +30,9 @@
 # larger sizes), pass19-auto, pass20 (barrier, gather, scatter and alltoall
 # on 17 to 128 ranks), pass20-auto, pass21 (many ranks a node, in
 # results/multicore/: the six collectives of the cost model's accuracy on
-# the multi-core platforms at 64 ranks, and at 256 up to 64 KiB), or all. Each NAME
+# the multi-core platforms at 64 ranks, and at 256 up to 64 KiB),
+# pass22-radix (the radix forms the rules choose at 8 B and 1 KiB, on the
+# same platforms), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -146,6 +148,17 @@ runs() {
     # the cost model is held to (docs/scale.md, "Many ranks a node")
     # (-upto64K: 8 B to 64 KiB, where 1 MiB at 256 ranks would not fit the
     # session's time)
+    # pass 22: the radix forms the rules across nodes choose at 8 B and 1 KiB
+    # that pass 21 ran at their defaults only
+    multicore/*-np*-radix) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-radix}
+        case $C in
+        bcast) A=knomial:k=8 ;;
+        reduce) A=knomial:k=4,prepost=1,knomial:k=8,prepost=0,knomial:k=8,prepost=1 ;;
+        allgather|allreduce|reduce_scatter_block) A=recursive_multiplying:k=8 ;;
+        alltoall) A=radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 ;;
+        esac
+        echo "$C --np $NP --platform $P -m 8,1K -a $A --builtins none --timeout 900" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
         case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
@@ -544,7 +557,17 @@ group() {
                     echo multicore/$c-$p-np256-upto64K
                 done
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21; do group $c; done ;;
+    pass22-radix) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                for c in allgather allreduce alltoall bcast reduce reduce_scatter_block; do
+                    echo multicore/$c-$p-np64-radix
+                done
+            done
+            for p in flat8 flat64; do
+                for c in allgather allreduce alltoall bcast reduce reduce_scatter_block; do
+                    echo multicore/$c-$p-np256-radix
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix; do group $c; done ;;
     *) return 1 ;;
     esac
 }
