@@ -95,6 +95,18 @@ int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
     return 0;
 }
 
+int *pat_node_leaders(plan *pl, const pat_nodes *n, const int *node_of, int root)
+{
+    int *leaders = malloc((size_t)n->nn * sizeof *leaders);
+    if (!leaders) {
+        plan_fail(pl);
+        return NULL;
+    }
+    for (int i = 0; i < n->nn; i++)
+        leaders[i] = i == node_of[root] ? root : pat_node_master(n, i);
+    return leaders;
+}
+
 void pat_nodes_free(pat_nodes *n)
 {
     free(n->first);

@@ -71,6 +71,12 @@ static inline int pat_node_master(const pat_nodes *n, int node)
     return n->members[n->first[node]];
 }
 
+/* The nodes' leaders of a rooted collective, nn of them in node order: the
+ * root on its node, the lowest rank on the others (a node-aware algorithm
+ * runs its inter-node pattern among them: plan_group). Allocated; the
+ * caller frees it. NULL (and pl's sticky error) when out of memory. */
+int *pat_node_leaders(plan *pl, const pat_nodes *n, const int *node_of, int root);
+
 /* ---- vectors of elements (reductions) --------------------------------- */
 
 /* n elements split into `parts` blocks of ceil(n / parts) elements, the

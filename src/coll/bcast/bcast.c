@@ -8,6 +8,11 @@
 ALGO_PARAMS(knomial,
             { "k", 4, 2, 1 << 20, "radix: a rank with the data sends to up to k-1 ranks per round" });
 
+ALGO_PARAMS(hierarchical,
+            { "k", 4, 2, 1 << 20, "radix of the k-nomial tree among the nodes' leaders (inter=0)" },
+            { "intra_k", 4, 2, 1 << 20, "radix of the k-nomial tree inside each node" },
+            { "inter", 0, 0, 1, "the leaders' broadcast: 0 knomial of radix k, 1 scatter_allgather_ring (large messages)" });
+
 #define COLL bcast
 #include "../table.h"
 
