@@ -11,18 +11,35 @@ int pat_ceil_log2(int p)
     return k;
 }
 
+int pat_knomial_rounds(int p, int k)
+{
+    int j = 0;
+    for (long long d = 1; d < p; d *= k)
+        j++;
+    return j;
+}
+
+void pat_bcast_knomial_round(plan *pl, int p, int rank, int root, int k, int j, int buf,
+                             size_t off, size_t bytes)
+{
+    const int rel = pat_mod(rank - root, p);
+    long long d = 1;
+    for (int i = 0; i < j; i++)
+        d *= k;
+    if (rel < d) {
+        for (long long i = 1; i < k && rel + i * d < p; i++)
+            plan_send(pl, buf, off, bytes, pat_mod(rank + i * d, p));
+    } else if (rel < k * d) {
+        /* rel = s + i·d with s < d: the parent is relative rank s */
+        plan_recv(pl, buf, off, bytes, pat_mod(rank - rel / d * d, p));
+    }
+}
+
 void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
                        size_t bytes)
 {
-    const int rel = pat_mod(rank - root, p);
-    for (long long d = 1; d < p; d *= k) {
-        if (rel < d) {
-            for (long long i = 1; i < k && rel + i * d < p; i++)
-                plan_send(pl, buf, off, bytes, pat_mod(rank + i * d, p));
-        } else if (rel < k * d) {
-            /* rel = s + i·d with s < d: the parent is relative rank s */
-            plan_recv(pl, buf, off, bytes, pat_mod(rank - rel / d * d, p));
-        }
+    for (int j = 0, n = pat_knomial_rounds(p, k); j < n; j++) {
+        pat_bcast_knomial_round(pl, p, rank, root, k, j, buf, off, bytes);
         plan_end_round(pl);
     }
 }
@@ -93,6 +110,18 @@ int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
     }
     free(fill);
     return 0;
+}
+
+int *pat_node_leaders(plan *pl, const pat_nodes *n, const int *node_of, int root)
+{
+    int *leaders = malloc((size_t)n->nn * sizeof *leaders);
+    if (!leaders) {
+        plan_fail(pl);
+        return NULL;
+    }
+    for (int i = 0; i < n->nn; i++)
+        leaders[i] = i == node_of[root] ? root : pat_node_master(n, i);
+    return leaders;
 }
 
 void pat_nodes_free(pat_nodes *n)

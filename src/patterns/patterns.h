@@ -30,6 +30,13 @@ int pat_ceil_log2(int p);
 void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
                        size_t bytes);
 
+/* Its rounds one at a time, for pipelines that run several trees' rounds
+ * together: round j of pat_bcast_knomial's (0 <= j < pat_knomial_rounds),
+ * without ending it. */
+int pat_knomial_rounds(int p, int k);
+void pat_bcast_knomial_round(plan *pl, int p, int rank, int root, int k, int j, int buf,
+                             size_t off, size_t bytes);
+
 /* The binomial tree, k = 2: in round j the relative ranks [0, 2^j) send to
  * relative rank + 2^j. ceil(log2 p) rounds. */
 static inline void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf,
@@ -70,6 +77,12 @@ static inline int pat_node_master(const pat_nodes *n, int node)
 {
     return n->members[n->first[node]];
 }
+
+/* The nodes' leaders of a rooted collective, nn of them in node order: the
+ * root on its node, the lowest rank on the others (a node-aware algorithm
+ * runs its inter-node pattern among them: plan_group). Allocated; the
+ * caller frees it. NULL (and pl's sticky error) when out of memory. */
+int *pat_node_leaders(plan *pl, const pat_nodes *n, const int *node_of, int root);
 
 /* ---- vectors of elements (reductions) --------------------------------- */
 

@@ -9,6 +9,10 @@ ALGO_PARAMS(knomial,
             { "k", 4, 2, 1 << 20, "radix: a rank receives up to k-1 partial results per round" },
             { "prepost", 0, 0, 1, "1: a rank receives all its children's partial results in one round and reduces them when all are in (MVAPICH2's k-nomial reduce)" });
 
+ALGO_PARAMS(hierarchical,
+            { "k", 4, 2, 1 << 20, "radix of the k-nomial tree among the nodes' leaders" },
+            { "intra_k", 4, 2, 1 << 20, "radix of the k-nomial tree inside each node" });
+
 #define COLL reduce
 #include "../table.h"
 
