@@ -32,7 +32,8 @@
 # results/multicore/: the six collectives of the cost model's accuracy on
 # the multi-core platforms at 64 ranks, and at 256 up to 64 KiB),
 # pass22-radix (the radix forms the rules choose at 8 B and 1 KiB, on the
-# same platforms), or all. Each NAME
+# same platforms), pass22-big (1 MiB at 256 ranks, the algorithms that
+# win near it), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -159,6 +160,17 @@ runs() {
         alltoall) A=radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 ;;
         esac
         echo "$C --np $NP --platform $P -m 8,1K -a $A --builtins none --timeout 900" ;;
+    # pass 22: 1 MiB at 256 ranks, the algorithms that win at 64 KiB and
+    # 1 MiB on 64 ranks and at 64 KiB on 256 (pass 21)
+    multicore/*-np256-1M) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        case $C in
+        bcast) A=scatter_allgather_ring,bine,scatter_allgather_rd ;;
+        allgather) A=ring,recursive_multiplying:k=4,neighbor ;;
+        allreduce) A=rabenseifner,ring ;;
+        reduce) A=rabenseifner,knomial:k=4 ;;
+        reduce_scatter_block) A=ring,bine ;;
+        esac
+        echo "$C --np 256 --platform $P -m 1M -a $A --builtins none --timeout 1800" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
         case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
@@ -567,7 +579,10 @@ group() {
                     echo multicore/$c-$p-np256-radix
                 done
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix; do group $c; done ;;
+    # (bcast and reduce_scatter_block on flat8: 10 and 13 min here; allgather
+    # ran over 10 min and was stopped, the rest not yet run)
+    pass22-big) echo multicore/bcast-flat8-np256-1M multicore/reduce_scatter_block-flat8-np256-1M ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big; do group $c; done ;;
     *) return 1 ;;
     esac
 }
