@@ -56,6 +56,17 @@ def main():
                 return r[4]
         sys.exit(f"fit.py: no auto line from {prog} model {coll}")
 
+    @functools.lru_cache(maxsize=None)
+    def canonical(coll, spec):
+        # the spec with every parameter (the model's "runs" column), as the
+        # rules' choice is named
+        out = subprocess.run([prog, "model", coll, "--np", "2", "--bytes", "8", "-a", spec,
+                              "--csv"], capture_output=True, text=True).stdout
+        for r in csv.reader(out.splitlines()):
+            if len(r) > 4 and r[3] == spec:
+                return r[4]
+        return spec
+
     pts = {}   # {(coll, np, rpn, bytes): {(platform, algorithm): us}}, a file's later row last
     for (coll, plat, p, b), algs in mpicoll_times(a.csv).items():
         for alg, us in algs.items():
@@ -73,7 +84,7 @@ def main():
             continue
         second = f"{order[1]:30s} {score[order[1]]:5.2f}" if len(order) > 1 else f"{'-':30s} {'':5s}"
         ch = chosen(coll, p, k, b)
-        cs = score.get(ch)
+        cs = next((v for al, v in score.items() if canonical(coll, al) == ch), None)
         mark = "  <--" if cs is None or cs > a.over else ""
         print(f"{coll} np={p:<5d} rpn={k:<3d} bytes={b:<8d} best {order[0]:30s} {score[order[0]]:5.2f}  "
               f"next {second}  rules {ch:30s} {cs if cs is not None else float('nan'):5.2f}{mark}")

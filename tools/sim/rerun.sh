@@ -33,7 +33,7 @@
 # the multi-core platforms at 64 ranks, and at 256 up to 64 KiB),
 # pass22-radix (the radix forms the rules choose at 8 B and 1 KiB, on the
 # same platforms), pass22-big (1 MiB at 256 ranks, the algorithms that
-# win near it), or all. Each NAME
+# win near it), pass22-hier (the hierarchical algorithms), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -171,6 +171,16 @@ runs() {
         reduce_scatter_block) A=ring,bine ;;
         esac
         echo "$C --np 256 --platform $P -m 1M -a $A --builtins none --timeout 1800" ;;
+    # pass 22: the node-aware algorithms in messages (hierarchical), at 64
+    # ranks 8 B to 1 MiB, at 256 to 64 KiB
+    multicore/*-np*-hier) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-hier}; M=8,1K,64K,1M
+        [ "$NP" = 64 ] || M=8,1K,64K
+        case $C in
+        bcast) A=hierarchical,hierarchical:k=2,intra_k=2,hierarchical:inter=1 ;;
+        *) A=hierarchical ;;
+        esac
+        echo "$C --np $NP --platform $P -m $M -a $A --builtins none --timeout 900" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
         case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
@@ -582,7 +592,15 @@ group() {
     # (bcast and reduce_scatter_block on flat8: 10 and 13 min here; allgather
     # ran over 10 min and was stopped, the rest not yet run)
     pass22-big) echo multicore/bcast-flat8-np256-1M multicore/reduce_scatter_block-flat8-np256-1M ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big; do group $c; done ;;
+    pass22-hier) for c in bcast reduce allreduce allgather; do
+                for p in flat8 fattree8 multicore fattree16 cluster8; do
+                    echo multicore/$c-$p-np64-hier
+                done
+                for p in flat8 fattree8 flat64 fattree64; do
+                    echo multicore/$c-$p-np256-hier
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier; do group $c; done ;;
     *) return 1 ;;
     esac
 }
