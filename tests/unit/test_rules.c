@@ -189,8 +189,8 @@ static void expect_choice(const char *coll, int np, int nnodes, size_t bytes, co
     char got[64], what[200];
     const size_t n = strlen(alg);
     choose(coll, np, nnodes, bytes, 0, got, sizeof got);
-    snprintf(what, sizeof what, "built-in %s %s np=%d bytes=%zu: expected %s, got %s",
-             nnodes == 1 ? "one node" : "2 nodes", coll, np, bytes, alg, got);
+    snprintf(what, sizeof what, "built-in %d node%s %s np=%d bytes=%zu: expected %s, got %s",
+             nnodes, nnodes == 1 ? "" : "s", coll, np, bytes, alg, got);
     expect(strncmp(got, alg, n) == 0 && (got[n] == '\0' || got[n] == ':'), what);
 }
 
@@ -330,8 +330,30 @@ static void test_openmpi_tree(void)
         { "scatter", 48, 767, "binomial" }, { "scatter", 191, 768, "linear" },
         { "scatter", 192, 1535, "binomial" }, { "scatter", 1024, 1536, "linear" },
     };
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        expect_choice(m[i].coll, m[i].np, 2, m[i].bytes, m[i].alg);
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)    /* one rank a node */
+        expect_choice(m[i].coll, m[i].np, m[i].np, m[i].bytes, m[i].alg);
+    /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast hierarchical to
+     * 256 KiB, then the ring; reduce_scatter_block by blocks of 8 B, 1 KiB
+     * and 64 KiB: the radix-8 form, bine, the ring; other counts and one
+     * rank a node as above */
+    static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
+        { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 262143, "hierarchical" },
+        { "bcast", 64, 8, 262144, "scatter_allgather_ring" },
+        { "bcast", 256, 4, 1024, "hierarchical" }, { "bcast", 128, 16, 65536, "hierarchical" },
+        { "bcast", 64, 16, 1024, "knomial:k=8" },          /* 4 a node: not measured */
+        { "bcast", 64, 64, 1024, "knomial:k=8" },          /* one a node */
+        { "bcast", 512, 64, 1024, "knomial:k=8" },         /* beyond 256 ranks */
+        { "reduce_scatter_block", 64, 8, 64 * 8, "recursive_multiplying:k=8" },
+        { "reduce_scatter_block", 64, 8, 5792, "bine" },
+        { "reduce_scatter_block", 64, 4, 524287, "bine" },
+        { "reduce_scatter_block", 64, 8, 524288, "ring" },
+        { "reduce_scatter_block", 256, 32, 23169, "recursive_multiplying:k=8" },
+        { "reduce_scatter_block", 256, 4, 23170, "bine" },
+        { "reduce_scatter_block", 256, 32, 2097152, "ring" },
+        { "reduce_scatter_block", 128, 16, 8191, "recursive_multiplying:k=4" },   /* not measured */
+    };
+    for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++)
+        expect_choice(mc[i].coll, mc[i].np, mc[i].nnodes, mc[i].bytes, mc[i].alg);
     /* reduce_scatter runs reduce_scatter_block's rules across nodes (their
      * builders are shared): the same choice at every rank count and size */
     for (int np = 2; np <= 1100; np++)
