@@ -75,6 +75,10 @@ void bench_usage(FILE *f)
         "  --no-validate time without validating, nor writing the buffers before\n"
         "                (SMPI's shared malloc, where all ranks' buffers are one\n"
         "                memory: docs/scale.md)\n"
+        "  --evidence    after the run, one line per rank on stderr: the CPU model,\n"
+        "                the CPU at start and end (sched_getcpu), and the minor and\n"
+        "                major faults and voluntary and involuntary context switches\n"
+        "                over the measured rows (getrusage)\n"
         "  -l            in place (MPI_IN_PLACE; reduce, gather: at the root; scatter:\n"
         "                the root's receive buffer)\n"
         "  -T, --type TYPE  element type of allreduce, reduce, bcast and\n"
@@ -260,9 +264,9 @@ static int value_option(int argc, char **argv, int *i, struct bench_options *opt
 static int flag_option(const char *arg, struct bench_options *opt)
 {
     static const char *const names[] = { "-f", "-c", "-l", "--sweep", "--persistent",
-                                         "--no-validate" };
+                                         "--no-validate", "--evidence" };
     int *flags[] = { &opt->full, &opt->check, &opt->inplace, &opt->sweep, &opt->persistent,
-                     &opt->no_validate };
+                     &opt->no_validate, &opt->evidence };
 
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
         if (strcmp(arg, names[n]) == 0) {

@@ -197,6 +197,15 @@ persistent)
   done
   echo "bench: persistent cases beside the blocking ones"
   ;;
+evidence)
+  launch 2 "$mpicoll" bench allgather --evidence "${short[@]}" -a native,shm --format csv \
+    > "$dir/out" 2> "$dir/err" || { show "$dir/err"; fail "bench --evidence failed"; }
+  for r in 0 1; do
+    grep -Eq "^evidence: rank=$r cpu_start=[0-9]+ cpu_end=[0-9]+ minflt=[0-9]+ majflt=[0-9]+ nvcsw=[0-9]+ nivcsw=[0-9]+ model=\".+\"\$" \
+      "$dir/err" || { show "$dir/err"; fail "no evidence line of rank $r"; }
+  done
+  echo "bench: --evidence, a line per rank, every field nonnegative"
+  ;;
 inplace)
   for c in allgather alltoall allreduce reduce reduce_scatter_block scan exscan iallreduce; do
     launch 3 "$mpicoll" bench $c -l -c -m 1:64 -i 2 -x 1 --format csv > "$dir/$c" \
