@@ -17,7 +17,8 @@ include native). --all-colls runs every collective in turn (one launch
 of each per round, so they interleave). Exit code 0, or 1 if a launch
 failed. --evidence passes bench's --evidence and adds a table with one
 row per launch and rank: each case's ratio to native at the largest size
-beside that rank's CPUs, faults and context switches.
+beside that rank's CPUs, faults, context switches, the segment's page
+size and the shm phases (copy in, waits, copy out, pulls) per call.
 """
 import argparse
 import csv
@@ -116,19 +117,22 @@ def evidence_table(coll, np_, launches, evidence):
     """Markdown rows: per launch and rank, each case's ratio to native at the
     largest size and that rank's --evidence fields."""
     cases = sorted({c for l in launches for (_, c) in l if c != "native"})
-    fields = ["cpu_start", "cpu_end", "minflt", "majflt", "nvcsw", "nivcsw"]
+    fields = ["cpu_start", "cpu_end", "minflt", "majflt", "nvcsw", "nivcsw", "seg_page_kb"]
+    phases = ["copy_in_us", "wait_us", "copy_out_us", "pull_us"]
     models = sorted({r["model"] for ev in evidence for r in ev})
     lines = [f"**{coll}, {np_} ranks: evidence per launch** (CPU: {', '.join(models)}; "
-             "ratio to native at the largest size)", "",
-             "| launch | " + " | ".join(cases) + " | rank | " + " | ".join(fields) + " |",
-             "|---:|" + "---:|" * (len(cases) + 1 + len(fields))]
+             "ratio to native at the largest size; phases: us per shm call)", "",
+             "| launch | " + " | ".join(cases) + " | rank | " + " | ".join(fields + phases) + " |",
+             "|---:|" + "---:|" * (len(cases) + 1 + len(fields) + len(phases))]
     for i, (l, ev) in enumerate(zip(launches, evidence)):
         b = max(b for (b, _) in l)
         ratios = [f"{l[(b, c)] / l[(b, 'native')]:.2f}" if (b, c) in l and l.get((b, "native"))
                   else "-" for c in cases]
         for r in ev:
+            calls = max(int(r.get("shm_calls", 0)), 1)
+            per = [f"{float(r.get(p, 'nan')) / calls:.1f}" for p in phases]
             lines.append(f"| {i + 1} | " + " | ".join(ratios) + f" | {r['rank']} | "
-                         + " | ".join(r.get(f, "?") for f in fields) + " |")
+                         + " | ".join([r.get(f, "?") for f in fields] + per) + " |")
     return "\n".join(lines)
 
 
