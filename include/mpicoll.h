@@ -186,6 +186,20 @@ int mpicoll_comm_nodes(MPI_Comm comm, int *nnodes);
  * program's own waits should do the same. */
 int mpicoll_node_oversubscribed(void);
 
+/* The time of the shared-memory plans' phases, summed over this process's
+ * calls while recording (mpicoll bench --evidence): copies into and out of
+ * the node's segment, single-copy pulls, and waits (node barriers and the
+ * rounds' messages). Off by default, and then no clock is read. Not
+ * thread-safe: a diagnostic. */
+typedef struct mpicoll_phases {
+    long calls;                 /* calls of plans with a segment, completed */
+    double copy_in, copy_out, pull, wait;   /* seconds */
+    void *seg;                  /* the last call's copy of the segment */
+} mpicoll_phases;
+/* on: zeroes the sums and records; 0: stops. */
+void mpicoll_phases_record(int on);
+void mpicoll_phases_get(mpicoll_phases *out);
+
 /* The algorithm the last mpicoll collective on `comm` ran (after the
  * selection and any fallback), as "name[:param=value,...]" into buf: local,
  * no communication. Returns 0, or -1 when no mpicoll collective has run on

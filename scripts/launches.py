@@ -10,11 +10,15 @@ launch and say how bad the worst one is, never rest on one lucky launch.
     scripts/launches.py --np 2 --launches 5 allgather -a native,auto,shm
     scripts/launches.py --np 4 --launches 5 --all-colls -a native,auto
     scripts/launches.py --np 2 --launches 5 --all-colls -a native,auto --wide auto
+    scripts/launches.py --np 2 --launches 5 --evidence allgather -a native,shm -m 1048576:1048576
 
 Everything after the collective goes to `mpicoll bench` (its -a must
 include native). --all-colls runs every collective in turn (one launch
 of each per round, so they interleave). Exit code 0, or 1 if a launch
-failed.
+failed. --evidence passes bench's --evidence and adds a table with one
+row per launch and rank: each case's ratio to native at the largest size
+beside that rank's CPUs, faults, context switches, the segment's page
+size and the shm phases (copy in, waits, copy out, pulls) per call.
 """
 import argparse
 import csv
@@ -43,13 +47,20 @@ def launcher(np_, mpirun):
     return cmd + ["-n", str(np_)]
 
 
-def one_launch(cmd, save=None):
+EVIDENCE = re.compile(r"^evidence: (.*?) model=\"(.*)\"$", re.M)
+
+
+def one_launch(cmd, save=None, evidence=None):
     """{(bytes, case): median_us} of one launch, or None if it failed; its CSV
-    is written to the file `save` when given."""
+    is written to the file `save` when given; bench's --evidence lines, one
+    dict per rank, appended to the list `evidence` when given."""
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.stderr.write(out.stdout[-2000:] + out.stderr[-2000:])
         return None
+    if evidence is not None:
+        evidence.append([dict(kv.split("=") for kv in m.group(1).split()) | {"model": m.group(2)}
+                         for m in EVIDENCE.finditer(out.stderr)])
     if save:
         with open(save, "w") as f:
             f.write(out.stdout)
@@ -102,6 +113,29 @@ def wide(np_, runs, case):
     return "\n".join(lines)
 
 
+def evidence_table(coll, np_, launches, evidence):
+    """Markdown rows: per launch and rank, each case's ratio to native at the
+    largest size and that rank's --evidence fields."""
+    cases = sorted({c for l in launches for (_, c) in l if c != "native"})
+    fields = ["cpu_start", "cpu_end", "minflt", "majflt", "nvcsw", "nivcsw", "seg_page_kb"]
+    phases = ["copy_in_us", "wait_us", "copy_out_us", "pull_us"]
+    models = sorted({r["model"] for ev in evidence for r in ev})
+    lines = [f"**{coll}, {np_} ranks: evidence per launch** (CPU: {', '.join(models)}; "
+             "ratio to native at the largest size; phases: us per shm call)", "",
+             "| launch | " + " | ".join(cases) + " | rank | " + " | ".join(fields + phases) + " |",
+             "|---:|" + "---:|" * (len(cases) + 1 + len(fields) + len(phases))]
+    for i, (l, ev) in enumerate(zip(launches, evidence)):
+        b = max(b for (b, _) in l)
+        ratios = [f"{l[(b, c)] / l[(b, 'native')]:.2f}" if (b, c) in l and l.get((b, "native"))
+                  else "-" for c in cases]
+        for r in ev:
+            calls = max(int(r.get("shm_calls", 0)), 1)
+            per = [f"{float(r.get(p, 'nan')) / calls:.1f}" for p in phases]
+            lines.append(f"| {i + 1} | " + " | ".join(ratios) + f" | {r['rank']} | "
+                         + " | ".join([r.get(f, "?") for f in fields] + per) + " |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,6 +149,8 @@ def main():
                     help="also write each launch's CSV there, as COLL-npN-LAUNCH.csv")
     ap.add_argument("--wide", metavar="CASE",
                     help="one table of CASE's ratio to native, a column per collective")
+    ap.add_argument("--evidence", action="store_true",
+                    help="bench --evidence: a table per launch and rank of CPUs, faults, switches")
     a, rest = ap.parse_known_args()     # the rest: COLLECTIVE and bench's options
     shown = list(rest)
     colls = COLLS if a.all_colls else ([rest.pop(0)] if rest else [])
@@ -126,11 +162,14 @@ def main():
     if a.save:
         os.makedirs(a.save, exist_ok=True)
     runs = {c: [] for c in colls}
+    evid = {c: [] for c in colls}
     failed = 0
     for i in range(a.launches):
         for c in colls:
             save = os.path.join(a.save, f"{c}-np{a.np}-{i + 1}.csv") if a.save else None
-            r = one_launch(base + [c] + rest + ["--format", "csv"], save)
+            ev = ["--evidence"] if a.evidence else []
+            r = one_launch(base + [c] + rest + ev + ["--format", "csv"], save,
+                           evid[c] if a.evidence else None)
             if r is None:
                 failed += 1
             else:
@@ -138,12 +177,14 @@ def main():
             sys.stderr.write(f"launch {i + 1}/{a.launches} {c}: {'ok' if r else 'FAILED'}\n")
     print(f"`scripts/launches.py --np {a.np} --launches {a.launches} "
           f"{'--all-colls ' if a.all_colls else ''}{' '.join(shown)}"
-          f"{' --wide ' + a.wide if a.wide else ''}`\n")
+          f"{' --wide ' + a.wide if a.wide else ''}{' --evidence' if a.evidence else ''}`\n")
     if a.wide:
         print(wide(a.np, runs, a.wide) + "\n")
     for c in colls:
         if runs[c] and not a.wide:
             print(table(c, a.np, runs[c]) + "\n")
+        if runs[c] and a.evidence:
+            print(evidence_table(c, a.np, runs[c], evid[c]) + "\n")
     return 1 if failed else 0
 
 

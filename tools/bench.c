@@ -19,6 +19,7 @@
  * the rows instead, and prints milliseconds (seed 001's table: p, n, one
  * column per algorithm).
  */
+#define _GNU_SOURCE /* sched_getcpu */
 #include "bench.h"
 
 #include "bench_options.h"
@@ -26,8 +27,11 @@
 #include "options.h"
 #include "report.h"
 
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #define MAX_ROWS 96
@@ -234,6 +238,94 @@ static void describe(struct bench *b, int nrows, int nranks)
     r->chose = has_auto(&b->cases) ? b->chose : NULL;
 }
 
+/* --evidence: what tells one launch from another, per rank. */
+struct evidence {
+    int cpu0;
+    double t0;
+    struct rusage ru0;
+};
+
+static void evidence_begin(struct evidence *e)
+{
+    e->cpu0 = sched_getcpu();
+    getrusage(RUSAGE_SELF, &e->ru0);
+    mpicoll_phases_record(1);
+    e->t0 = MPI_Wtime();
+}
+
+/* The page size of the mapping that holds seg (/proc/self/smaps'
+ * KernelPageSize, kB; 0 if not found) and whether it is a hugetlbfs one. */
+static long seg_page_kb(const void *seg, int *huge)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    unsigned long lo, hi, at = (unsigned long)(uintptr_t)seg;
+    long kb = 0;
+    int in = 0;
+
+    *huge = 0;
+    while (f && seg && kb == 0 && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, ' ') > strchr(line, '-')) {
+            in = at >= lo && at < hi;
+            *huge = in && strstr(line, "huge") != NULL;
+        } else if (in) {
+            sscanf(line, "KernelPageSize: %ld kB", &kb);
+        }
+    }
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* The CPU's model name, as lscpu gives it (/proc/cpuinfo's "model name"). */
+static void cpu_model(char *out, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+
+    snprintf(out, n, "?");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+            snprintf(out, n, "%s", strchr(line, ':') + 2);
+            out[strcspn(out, "\n")] = '\0';
+            break;
+        }
+    if (f)
+        fclose(f);
+}
+
+/* One line per rank on rank 0's stderr, in rank order. */
+static void evidence_end(const struct evidence *e, int rank, int nranks)
+{
+    double us = (MPI_Wtime() - e->t0) * 1e6;
+    mpicoll_phases ph;
+    struct rusage ru;
+    char model[128], mine[512], *all = NULL;
+    int huge;
+    long kb;
+
+    mpicoll_phases_get(&ph);
+    mpicoll_phases_record(0);
+    getrusage(RUSAGE_SELF, &ru);
+    cpu_model(model, sizeof model);
+    kb = seg_page_kb(ph.seg, &huge);
+    snprintf(mine, sizeof mine, "evidence: rank=%d cpu_start=%d cpu_end=%d minflt=%ld majflt=%ld"
+             " nvcsw=%ld nivcsw=%ld elapsed_us=%.0f shm_calls=%ld copy_in_us=%.1f wait_us=%.1f"
+             " copy_out_us=%.1f pull_us=%.1f seg=%p seg_page_kb=%ld seg_huge=%d model=\"%s\"",
+             rank, e->cpu0, sched_getcpu(), ru.ru_minflt - e->ru0.ru_minflt,
+             ru.ru_majflt - e->ru0.ru_majflt, ru.ru_nvcsw - e->ru0.ru_nvcsw,
+             ru.ru_nivcsw - e->ru0.ru_nivcsw, us, ph.calls, ph.copy_in * 1e6, ph.wait * 1e6,
+             ph.copy_out * 1e6, ph.pull * 1e6, ph.seg, kb, huge, model);
+    if (rank == 0)
+        all = malloc((size_t)nranks * sizeof mine);
+    MPI_Gather(mine, (int)sizeof mine, MPI_CHAR, all, (int)sizeof mine, MPI_CHAR, 0,
+               MPI_COMM_WORLD);
+    fflush(stdout);     /* after the table, not in it */
+    for (int r = 0; all && r < nranks; r++)
+        fprintf(stderr, "%s\n", all + (size_t)r * sizeof mine);
+    free(all);
+}
+
 /* Measures every row; returns the exit code. */
 static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
 {
@@ -241,6 +333,7 @@ static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
                       .check_chunks = b->opt.check, .no_validate = b->opt.no_validate,
                       .delay_us = b->opt.delay_us };
     struct progress pg;
+    struct evidence ev;
     size_t max = 0;
     int failed = 0;
 
@@ -258,6 +351,8 @@ static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
     m.pg = &pg;
     for (int r = 0; r < nrows; r++)
         pg.total += meas_size_units(&m, b->cases.v, b->cases.n, b->rows[r]);
+    if (b->opt.evidence)
+        evidence_begin(&ev);
     if (rank == 0)
         report_begin(&b->rep);
     for (int r = 0; r < nrows; r++) {
@@ -280,6 +375,8 @@ static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
     }
     if (rank == 0)
         report_end(&b->rep);
+    if (b->opt.evidence)
+        evidence_end(&ev, rank, nranks);
     meas_close(&m);
     return failed ? EXIT_FAILED : EXIT_SUCCESS;
 }

@@ -75,6 +75,12 @@ void bench_usage(FILE *f)
         "  --no-validate time without validating, nor writing the buffers before\n"
         "                (SMPI's shared malloc, where all ranks' buffers are one\n"
         "                memory: docs/scale.md)\n"
+        "  --evidence    after the run, one line per rank on stderr: the CPU at\n"
+        "                start and end, faults and context switches (getrusage) and\n"
+        "                the elapsed us over the measured rows; the shm plans'\n"
+        "                calls and their total us copying in, waiting, copying out\n"
+        "                and pulling; the segment's address, page size (kB) and\n"
+        "                whether it is huge-page backed; the CPU model\n"
         "  -l            in place (MPI_IN_PLACE; reduce, gather: at the root; scatter:\n"
         "                the root's receive buffer)\n"
         "  -T, --type TYPE  element type of allreduce, reduce, bcast and\n"
@@ -260,9 +266,9 @@ static int value_option(int argc, char **argv, int *i, struct bench_options *opt
 static int flag_option(const char *arg, struct bench_options *opt)
 {
     static const char *const names[] = { "-f", "-c", "-l", "--sweep", "--persistent",
-                                         "--no-validate" };
+                                         "--no-validate", "--evidence" };
     int *flags[] = { &opt->full, &opt->check, &opt->inplace, &opt->sweep, &opt->persistent,
-                     &opt->no_validate };
+                     &opt->no_validate, &opt->evidence };
 
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
         if (strcmp(arg, names[n]) == 0) {

@@ -24,6 +24,7 @@ struct bench_options {
     const char *algorithms; /* the -a list */
     long delay_us;
     int full, check, inplace, sweep, format, no_validate;
+    int evidence;           /* --evidence: per-rank faults, switches, CPUs on stderr */
     const char *plot;
     int help;
 };

@@ -213,7 +213,32 @@ static int post_round(exec_state *x)
     return MPI_SUCCESS;
 }
 
-static int local_ops(exec_state *x)
+static int phase_on;            /* mpicoll_phases_record */
+static mpicoll_phases phase;
+
+void mpicoll_phases_record(int on)
+{
+    if (on)
+        phase = (mpicoll_phases){ 0 };
+    phase_on = on;
+}
+
+void mpicoll_phases_get(mpicoll_phases *out) { *out = phase; }
+
+/* Where an op's time goes when phases are timed (NULL: not a phase). */
+static double *phase_of(mpicoll_phases *ph, const plan_op *op)
+{
+    if (op->kind == OP_PULL)
+        return &ph->pull;
+    if (op->kind != OP_COPY)
+        return NULL;
+    if (op->dst_buf == BUF_SHM)
+        return &ph->copy_in;
+    return op->buf == BUF_SHM ? &ph->copy_out : NULL;
+}
+
+/* ph: NULL, or the phases that each op's time is added to. */
+static int local_ops(exec_state *x, mpicoll_phases *ph)
 {
     const plan_op *ops = x->pl->ops + x->pl->rounds[x->round].first;
     for (size_t i = 0; i < x->pl->rounds[x->round].nops; i++) {
@@ -222,6 +247,7 @@ static int local_ops(exec_state *x)
             continue;
         char *dst = (char *)x->bufs[op->dst_buf] + op->dst_off;
         int rc = MPI_SUCCESS;
+        double t0 = ph ? PMPI_Wtime() : 0;
         if (op->kind == OP_COPY)
             memmove(dst, (char *)x->bufs[op->buf] + op->off, op->bytes);
         else if (op->kind == OP_REDUCE)
@@ -230,6 +256,9 @@ static int local_ops(exec_state *x)
             shm_publish(dst, x->bufs);
         else if (op->kind == OP_PULL)
             rc = shm_pull((char *)x->bufs[BUF_SHM] + op->pub, op->buf, op->off, dst, op->bytes);
+        double *acc = ph ? phase_of(ph, op) : NULL;
+        if (acc)
+            *acc += PMPI_Wtime() - t0;
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -244,6 +273,8 @@ void exec_begin(exec_state *x)
     x->arrived = 0;
     if (x->shm)
         x->bufs[BUF_SHM] = shm_begin_call(x->shm);
+    if (x->shm && phase_on)
+        phase.seg = x->bufs[BUF_SHM];
 }
 
 /* A round that begins with a node barrier: 1 once passed (blocking: waits). */
@@ -262,24 +293,31 @@ static int barrier(exec_state *x, int blocking)
 
 int exec_progress(exec_state *x, int blocking, int *done)
 {
-    int rc = MPI_SUCCESS, flag;
+    int rc = MPI_SUCCESS, flag = 0, passed;
+    mpicoll_phases *ph = phase_on && x->shm ? &phase : NULL;
+    double t0;
     *done = 0;
     if (x->pl->shm_bytes && !x->shm)
         return MPI_ERR_INTERN;
     while (x->round < x->pl->nrounds) {
-        if (!x->posted && x->pl->rounds[x->round].sync && !barrier(x, blocking))
-            return MPI_SUCCESS;     /* not yet */
-        if (!x->posted)
+        t0 = ph ? PMPI_Wtime() : 0;
+        passed = x->posted || !x->pl->rounds[x->round].sync || barrier(x, blocking);
+        if (passed && !x->posted)
             CHECK(post_round(x));
-        CHECK(wait_round(x, blocking, &flag));
-        if (!flag)
+        if (passed)
+            CHECK(wait_round(x, blocking, &flag));
+        if (ph)
+            ph->wait += PMPI_Wtime() - t0;
+        if (!passed || !flag)
             return MPI_SUCCESS;     /* not yet: never blocks unless asked to */
-        CHECK(local_ops(x));
+        CHECK(local_ops(x, ph));
         x->round++;
         x->posted = 0;
         x->arrived = 0;
     }
     *done = 1;
+    if (ph)
+        ph->calls++;
 out:
     return rc;
 }

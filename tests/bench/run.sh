@@ -197,6 +197,21 @@ persistent)
   done
   echo "bench: persistent cases beside the blocking ones"
   ;;
+evidence)
+  launch 2 "$mpicoll" bench allgather --evidence "${short[@]}" -a native,shm --format csv \
+    > "$dir/out" 2> "$dir/err" || { show "$dir/err"; fail "bench --evidence failed"; }
+  n='[0-9]+' t='[0-9]+\.[0-9]'
+  for r in 0 1; do
+    grep -Eq "^evidence: rank=$r cpu_start=$n cpu_end=$n minflt=$n majflt=$n nvcsw=$n nivcsw=$n elapsed_us=$n shm_calls=[1-9][0-9]* copy_in_us=$t wait_us=$t copy_out_us=$t pull_us=$t seg=0x[0-9a-f]+ seg_page_kb=[1-9][0-9]* seg_huge=[01] model=\".+\"\$" \
+      "$dir/err" || { show "$dir/err"; fail "no evidence line of rank $r"; }
+  done
+  # the phases are parts of the measured time
+  awk '/^evidence:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+         if (v["copy_in_us"] + v["wait_us"] + v["copy_out_us"] + v["pull_us"] > v["elapsed_us"]) {
+           print "phases above the elapsed time: " $0; bad = 1 } }
+       END { exit bad }' "$dir/err" || fail "evidence phases"
+  echo "bench: --evidence, a line per rank, every field nonnegative, the phases within the time"
+  ;;
 inplace)
   for c in allgather alltoall allreduce reduce reduce_scatter_block scan exscan iallreduce; do
     launch 3 "$mpicoll" bench $c -l -c -m 1:64 -i 2 -x 1 --format csv > "$dir/$c" \
