@@ -39,8 +39,6 @@
  */
 #include "allgather_algos.h"
 
-#include <stdlib.h>
-
 /* Node `node`'s blocks in RECV as the segments of one message, blocks of
  * consecutive ranks merged into one segment. */
 static void node_segs(plan *pl, const pat_nodes *nd, int node, size_t B)
@@ -68,15 +66,8 @@ void allgather_hierarchical(plan *pl, const plan_args *a)
     pat_nodes nd;
     if (pat_nodes_make(pl, &nd, a->p, a->node_of))
         return;
-    const int q = pat_node_size(&nd, mine), local = nd.local[me], *node = nd.members + nd.first[mine];
-    const int nn = nd.nn;
-    int *leaders = malloc((size_t)nn * sizeof *leaders);
-    if (!leaders) {
-        plan_fail(pl);
-        goto cleanup;
-    }
-    for (int i = 0; i < nn; i++)
-        leaders[i] = pat_node_master(&nd, i);
+    const int q = pat_node_size(&nd, mine), local = nd.local[me], nn = nd.nn;
+    const int *node = nd.members + nd.first[mine];
 
     /* the node's blocks gathered at its leader, straight to their places */
     plan_group(pl, node);
@@ -92,7 +83,7 @@ void allgather_hierarchical(plan *pl, const plan_args *a)
 
     /* the leaders' ring: node blocks of unequal sizes, one message each */
     if (local == 0) {
-        plan_group(pl, leaders);
+        plan_group(pl, nd.masters);
         for (int i = 0; i < nn - 1; i++) {
             plan_send_begin(pl, BUF_RECV, pat_mod(mine + 1, nn));
             node_segs(pl, &nd, pat_mod(mine - i, nn), B);
@@ -108,7 +99,5 @@ void allgather_hierarchical(plan *pl, const plan_args *a)
     plan_group(pl, node);
     pat_bcast_binomial(pl, q, local, 0, BUF_RECV, 0, (size_t)a->p * B);
     plan_group(pl, NULL);
-cleanup:
-    free(leaders);
     pat_nodes_free(&nd);
 }

@@ -48,8 +48,6 @@
  */
 #include "allreduce_algos.h"
 
-#include <stdlib.h>
-
 void allreduce_hierarchical(plan *pl, const plan_args *a)
 {
     const int me = a->rank, mine = a->node_of[me];
@@ -59,40 +57,29 @@ void allreduce_hierarchical(plan *pl, const plan_args *a)
         return;
     const int q = pat_node_size(&nd, mine), local = nd.local[me];
     const pat_ref in = { a->inplace ? BUF_RECV : BUF_SEND, 0 }, acc = { BUF_RECV, 0 };
-    int *leaders = malloc((size_t)nd.nn * sizeof *leaders);
-    if (!leaders) {
-        plan_fail(pl);
-        goto cleanup;
-    }
-    for (int i = 0; i < nd.nn; i++)
-        leaders[i] = pat_node_master(&nd, i);
 
     /* the node's vectors reduced onto its leader, in rank order */
     plan_group(pl, nd.members + nd.first[mine]);
     pat_reduce_binomial(pl, q, local, 0, a->commutative, n, in, acc, 0);
-    plan_group(pl, NULL);
 
     /* the leaders' allreduce of the node results, in place in RECV (TMP
      * from 0 again: the reduce is over) */
-    if (me == leaders[mine] && nd.nn > 1) {
+    if (local == 0 && nd.nn > 1) {
         plan_args la = *a;
         la.p = nd.nn;
         la.rank = mine;
         la.inplace = 1;
         la.node_of = NULL;
-        plan_group(pl, leaders);
+        plan_group(pl, nd.masters);
         if (n >= (size_t)a->param[1])
             allreduce_rabenseifner(pl, &la);
         else
             allreduce_recursive_multiplying(pl, &la);
-        plan_group(pl, NULL);
     }
 
     /* the result from the leader to its node */
     plan_group(pl, nd.members + nd.first[mine]);
     pat_bcast_binomial(pl, q, local, 0, BUF_RECV, 0, n);
     plan_group(pl, NULL);
-cleanup:
-    free(leaders);
     pat_nodes_free(&nd);
 }
