@@ -88,7 +88,8 @@ int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
     n->first = calloc((size_t)n->nn + 1, sizeof *n->first);
     n->members = malloc((size_t)p * sizeof *n->members);
     n->local = malloc((size_t)p * sizeof *n->local);
-    if (!n->first || !n->members || !n->local) {
+    n->masters = malloc((size_t)n->nn * sizeof *n->masters);
+    if (!n->first || !n->members || !n->local || (n->nn > 0 && !n->masters)) {
         pat_nodes_free(n);
         plan_fail(pl);
         return -1;
@@ -109,6 +110,8 @@ int pat_nodes_make(plan *pl, pat_nodes *n, int p, const int *node_of)
         n->members[n->first[node] + n->local[r]] = r;
     }
     free(fill);
+    for (int i = 0; i < n->nn; i++)
+        n->masters[i] = n->members[n->first[i]];
     return 0;
 }
 
@@ -129,7 +132,8 @@ void pat_nodes_free(pat_nodes *n)
     free(n->first);
     free(n->members);
     free(n->local);
-    n->first = n->members = n->local = NULL;
+    free(n->masters);
+    n->first = n->members = n->local = n->masters = NULL;
 }
 
 void pat_reduce_linear(plan *pl, int p, int rank, int root, size_t n, pat_ref src,

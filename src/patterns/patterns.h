@@ -58,10 +58,13 @@ void pat_permute_blocks(plan *pl, int p, size_t block, const int *to, int *from)
 
 /* Ranks grouped by node (see plan_args.node_of): node n has members
  * members[first[n] .. first[n+1]) in rank order; local[r] is rank r's
- * index in its node. */
+ * index in its node; masters[n] is node n's lowest rank (pat_node_master),
+ * so that a pattern runs among the nodes' masters in node order with
+ * plan_group(pl, masters), and among node n's ranks with
+ * plan_group(pl, members + first[n]). */
 typedef struct pat_nodes {
     int nn;
-    int *first, *members, *local;
+    int *first, *members, *local, *masters;
 } pat_nodes;
 
 /* 0, or -1 (and pl's sticky error) when out of memory. */

@@ -11,6 +11,10 @@ ALGO_PARAMS(segmented_ring,
 ALGO_PARAMS(recursive_multiplying,
             { "k", 4, 2, 1 << 20, "radix: whole vectors go to k-1 peers per step" });
 
+ALGO_PARAMS(hierarchical,
+            { "k", 4, 2, 1 << 20, "radix of the leaders' recursive multiplying (vectors below large)" },
+            { "large", 65536, 0, 1 << 30, "vector bytes from which the leaders run rabenseifner" });
+
 #define COLL allreduce
 #include "../table.h"
 

@@ -46,7 +46,9 @@ void allreduce_rabenseifner(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
     const size_t es = a->esize, n = a->block / es;
-    const pat_ref in = { BUF_SEND, 0 }, work = { BUF_RECV, 0 };
+    /* in place, the vector is in RECV (hierarchical runs this among node
+     * leaders on their node results) */
+    const pat_ref in = { a->inplace ? BUF_RECV : BUF_SEND, 0 }, work = { BUF_RECV, 0 };
     const int nr = pat_fold(pl, p, r, in, work, n, es, 0);
     if (nr >= 0) {
         /* lo[k], hi[k]: the range of blocks held before halving step k */

@@ -46,7 +46,9 @@ void allreduce_recursive_multiplying(plan *pl, const plan_args *a)
     const int p = a->p, r = a->rank, k = a->param[0] <= p ? a->param[0] : (p > 2 ? p : 2);
     const int pofk = pat_pofk_below(p, k), rem = p - pofk;
     const size_t n = a->block / a->esize, bytes = a->block;
-    const pat_ref in = { BUF_SEND, 0 }, work = { BUF_RECV, 0 };
+    /* in place, the vector is in RECV (hierarchical runs this among node
+     * leaders on their node results) */
+    const pat_ref in = { a->inplace ? BUF_RECV : BUF_SEND, 0 }, work = { BUF_RECV, 0 };
     const int nr = pat_fold_k(pl, p, r, k, in, work, n, a->esize, 0);
     if (nr >= 0 && pofk > 1) {
         plan_need_tmp(pl, (size_t)(k - 1) * bytes);
