@@ -334,8 +334,9 @@ static void test_openmpi_tree(void)
         expect_choice(m[i].coll, m[i].np, m[i].np, m[i].bytes, m[i].alg);
     /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast hierarchical to
      * 256 KiB, then the ring; reduce_scatter_block by blocks of 8 B, 1 KiB
-     * and 64 KiB: the radix-8 form, bine, the ring; other counts and one
-     * rank a node as above */
+     * and 64 KiB: the radix-8 form, bine, the ring; allgather the radix-4
+     * form, from 8 KiB the ring on nodes of 8-15 ranks; other counts and
+     * one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
         { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 262143, "hierarchical" },
         { "bcast", 64, 8, 262144, "scatter_allgather_ring" },
@@ -351,6 +352,11 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 256, 4, 23170, "bine" },
         { "reduce_scatter_block", 256, 32, 2097152, "ring" },
         { "reduce_scatter_block", 128, 16, 8191, "recursive_multiplying:k=4" },   /* not measured */
+        { "allgather", 64, 8, 8191, "recursive_multiplying:k=4" },
+        { "allgather", 64, 8, 8192, "ring" }, { "allgather", 256, 32, 1 << 20, "ring" },
+        { "allgather", 64, 4, 8192, "recursive_multiplying:k=4" },
+        { "allgather", 256, 4, 1 << 20, "recursive_multiplying:k=4" },
+        { "allgather", 64, 64, 8192, "neighbor" },           /* one a node */
     };
     for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++)
         expect_choice(mc[i].coll, mc[i].np, mc[i].nnodes, mc[i].bytes, mc[i].alg);
