@@ -335,7 +335,8 @@ static void test_openmpi_tree(void)
     /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast hierarchical to
      * 256 KiB, then the ring; reduce_scatter_block by blocks of 8 B, 1 KiB
      * and 64 KiB: the radix-8 form, bine, the ring; allgather the radix-4
-     * form, from 8 KiB the ring on nodes of 8-15 ranks; other counts and
+     * form, from 8 KiB the ring on nodes of 8-15 ranks; allreduce
+     * hierarchical around 1 KiB on nodes of 16 and more; other counts and
      * one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
         { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 262143, "hierarchical" },
@@ -357,6 +358,9 @@ static void test_openmpi_tree(void)
         { "allgather", 64, 4, 8192, "recursive_multiplying:k=4" },
         { "allgather", 256, 4, 1 << 20, "recursive_multiplying:k=4" },
         { "allgather", 64, 64, 8192, "neighbor" },           /* one a node */
+        { "allreduce", 64, 4, 1024, "hierarchical" }, { "allreduce", 256, 4, 8191, "hierarchical" },
+        { "allreduce", 64, 4, 90, "recursive_multiplying:k=4" },
+        { "allreduce", 64, 8, 1024, "recursive_multiplying:k=4" },   /* 8 a node */
     };
     for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++)
         expect_choice(mc[i].coll, mc[i].np, mc[i].nnodes, mc[i].bytes, mc[i].alg);
