@@ -13,7 +13,9 @@
  *   - a message of n bytes needs the latency L and n beta on the wire, with
  *     the bandwidth of the sender's link shared fairly by the round's sends
  *     as they leave (and by the sends of the rounds after it while the
- *     sender only sends and goes on: a tree's rounds to its children), and
+ *     sender only sends and goes on: a tree's rounds to its children; up
+ *     to a second detached message to one peer, whose data wait for that
+ *     peer's next receive: a pipeline's segments pass one by one), and
  *     that of the receiver's link by the round's receives as their heads
  *     arrive (processor sharing, ps_link); it is through when both links
  *     are. A rank has two such links: off its node (the link's beta) and
@@ -108,6 +110,8 @@ typedef struct replay {
     long *ps_ix;
     struct rx { double at, w, sent; int inside; } *rx;  /* one round's receives
                                                         * (finish_round) */
+    unsigned *sent_in;       /* per peer: the train that sent it a detached message */
+    unsigned train;          /* trains started (post_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
     long heap_cap;           /* room in both */
@@ -226,7 +230,8 @@ static int build_events(replay *r)
     r->ps_done = malloc(maxrank * sizeof *r->ps_done);
     r->ps_ix = malloc(maxrank * sizeof *r->ps_ix);
     r->rx = malloc(maxround * sizeof *r->rx);
-    if (!r->rx ||
+    r->sent_in = calloc((size_t)r->p, sizeof *r->sent_in);
+    if (!r->rx || !r->sent_in ||
         !r->scratch || !r->heap_f || !r->heap_i || !r->ps_at || !r->ps_w ||
         !r->ps_done || !r->ps_ix)
         goto out;
@@ -374,11 +379,31 @@ static int sends_and_goes(const replay *r, int q, size_t x)
     return rd->nops > 0;
 }
 
+/* Whether a send of events [a, b) is detached (above eager bytes) to a
+ * peer the train already sent a detached message to (its data wait for
+ * the peer's next receive, posted once the one before is in: a
+ * pipeline's segments); with mark, records their peers instead. */
+static int detached_peers(replay *r, long a, long b, int mark)
+{
+    for (long i = a; i < b; i++) {
+        const ev *e = &r->evs[i];
+        if (e->bytes <= link_of(r, e->rank, e->peer)->eager)
+            continue;
+        if (mark)
+            r->sent_in[e->peer] = r->train;
+        else if (r->sent_in[e->peer] == r->train)
+            return 1;
+    }
+    return 0;
+}
+
 /* Posts rank q's round: receives at t, sends one overhead apart. A train
  * of rounds that only send and go (sends_and_goes: a tree's root and inner
  * ranks sending to their children one round after another) shares the
  * sender's link as one round would, each send leaving one overhead after
- * the one before: their times are the ones those rounds get when posted. */
+ * the one before: their times are the ones those rounds get when posted.
+ * It ends before a round with a detached send to a peer it has sent one
+ * to already (detached_peers). */
 static void post_round(replay *r, int q)
 {
     rank_state *s = &r->rs[q];
@@ -404,9 +429,14 @@ static void post_round(replay *r, int q)
         end = s->train_end;     /* this round's sends were shared with its train's */
     } else if (sends_and_goes(r, q, s->round)) {
         double cpu = s->cpu;
+        r->train++;
+        detached_peers(r, f, f + m, 1);
         for (size_t x = s->round + 1;
              x < r->plans[q].nrounds && sends_and_goes(r, q, x); x++) {
             long e1 = r->round_ev[r->rank_ev[q] + (long)x + 1];
+            if (detached_peers(r, end, e1, 0))
+                break;
+            detached_peers(r, end, e1, 1);
             for (; end < e1; end++) {
                 cpu += link_of(r, q, r->evs[end].peer)->send_overhead;
                 r->evs[end].t = cpu;
@@ -799,6 +829,7 @@ out:
     free(r.ps_done);
     free(r.ps_ix);
     free(r.rx);
+    free(r.sent_in);
     return rc;
 }
 

@@ -494,6 +494,43 @@ static void test_group_links(void)
            "the same streams inside one group: one stream's time");
 }
 
+/* A pipeline of S segments from rank 0 to rank 1 (nodes of one rank): rank
+ * 0 sends segment s in its round s, rank 1 receives it in its round s. */
+enum { PIPE_S = 4 };
+static void pipe_plan(plan *pl, const plan_args *a)
+{
+    for (int s = 0; s < PIPE_S; s++) {
+        if (a->rank == 0)
+            plan_send(pl, BUF_SEND, (size_t)s * a->block, a->block, 1);
+        else
+            plan_recv(pl, BUF_RECV, (size_t)s * a->block, a->block, 0);
+        plan_end_round(pl);
+    }
+}
+
+/* The pipeline's segments detached (eager 0, up to detach bytes): rank 0's
+ * rounds end as their sends leave, o_s apart, but each segment's data wait
+ * for rank 1 to post its receive, once the one before is in. So they pass
+ * one at a time, each on the link alone: segment 0 leaves at o_s, each
+ * takes L + n beta + o_r after the one before: o_s + S (L + n beta + o_r).
+ * The old model let rank 0's rounds share its link as a train from the
+ * moment each send left, so each segment took about the wire time of all
+ * S, counted from its receive (three times this here). */
+static void test_detached_pipeline(void)
+{
+    enum { N = 32768 };
+    cost_params cp;
+    cost_defaults(&cp);
+    cp.net.eager = 0;
+    cp.net.detach = N;
+    double t = replay_time(pipe_plan, 2, N, NULL, &cp);
+    double want = cp.net.send_overhead +
+                  PIPE_S * (cp.net.latency + N * cp.net.beta + cp.net.recv_overhead);
+    expect(close6(t, want), "a pipeline of detached segments: one segment on the link at a time");
+    if (!close6(t, want))
+        printf("  (%.6g s, want %.6g)\n", t, want);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -521,6 +558,7 @@ int main(int argc, char **argv)
     test_node_duplex();
     test_fanin();
     test_group_links();
+    test_detached_pipeline();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
