@@ -22,19 +22,23 @@ int rb_coll_index(const char *name)
     return -1;
 }
 
-int rb_init_coll(int *argc, char ***argv, const char *test, int *rank, int *size)
+int rb_init_colls(int *argc, char ***argv, const char *test, int *rank, int *size, int *colls)
 {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    const int c = *argc > 1 ? rb_coll_index((*argv)[1]) : -1;
-    if (c < 0) {
+    const int n = *argc - 1;
+    int bad = n < 1 || n > NCOLL;
+    for (int i = 0; !bad && i < n; i++)
+        bad = (colls[i] = rb_coll_index((*argv)[i + 1])) < 0;
+    if (bad) {
         if (*rank == 0)
-            printf("FAIL %s: usage: test_%s COLLECTIVE\n", test, test);
+            printf("FAIL %s: usage: test_%s COLLECTIVE... (at most %d)\n", test, test, NCOLL);
         MPI_Finalize();
+        return -1;
     }
-    return c;
+    return n;
 }
 
 int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_request *r)

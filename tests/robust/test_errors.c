@@ -8,10 +8,11 @@
  * Afterwards every entry point must still give right results on the same
  * communicator: a failed call leaves nothing behind.
  *
- *   test_errors COLLECTIVE     a collective of include/mpicoll_collectives.h
- *   test_errors requests       the request calls (start, test, wait, ...)
+ *   test_errors WHAT...        each in turn, a summary line each:
+ *     COLLECTIVE               a collective of include/mpicoll_collectives.h
+ *     requests                 the request calls (start, test, wait, ...)
  *                              and a communicator freed under live requests
- *   test_errors fatal          a negative count on MPI_ERRORS_ARE_FATAL:
+ *     fatal                    a negative count on MPI_ERRORS_ARE_FATAL:
  *                              must abort with MPI's message
  *
  * A case that is an error on some ranks only (a reduce's root; gather's
@@ -478,41 +479,48 @@ static void test_fatal(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-int main(int argc, char **argv)
+/* One WHAT: 0, or 1 if it is unknown; prints its summary line on rank 0. */
+static int run(const char *what)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *what = argc > 1 ? argv[1] : "";
+    const int failures0 = failures, checks0 = checks;
+    memset(class_checked, 0, sizeof class_checked);
+    const int c = rb_coll_index(what);
     int known = 1;
-    if (!strcmp(what, "requests")) {
+    if (!strcmp(what, "requests"))
         test_requests();
-    } else if (!strcmp(what, "fatal")) {
+    else if (!strcmp(what, "fatal"))
         test_fatal();
-    } else {
-        int c = 0;
-        while (c < NCOLL && strcmp(what, rb_names[c]) != 0)
-            c++;
-        if (c < NCOLL)
-            test_collective((enum rb_coll)c);
-        else
-            known = 0;
-    }
+    else if (c >= 0)
+        test_collective((enum rb_coll)c);
+    else
+        known = 0;
     if (!known && rank == 0)
-        printf("FAIL errors: usage: test_errors COLLECTIVE|requests|fatal\n");
-    int all = failures + !known, any;
-    MPI_Allreduce(&all, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    int total, classes[NCLASSES];
-    MPI_Reduce(&checks, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        printf("FAIL errors: usage: test_errors COLLECTIVE|requests|fatal...\n");
+    int mine[2] = { failures - failures0 + !known, checks - checks0 }, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int classes[NCLASSES];
     MPI_Reduce(class_checked, classes, NCLASSES, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         printf("errors %s: %d checks on %d ranks, %d failures; error classes checked:", what,
-               total, size, any);
+               all[1], size, all[0]);
         for (int i = 0; i < NCLASSES; i++)
             if (classes[i])
                 printf(" %s", class_names[i].name);
         printf("\n");
     }
+    return !known;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int unknown = argc < 2 ? run("") : 0;
+    for (int i = 1; i < argc; i++)
+        unknown += run(argv[i]);
+    int any, mine = failures + unknown;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Finalize();
     return any != 0;
 }

@@ -2,7 +2,7 @@
  * Message isolation: the application's point-to-point traffic and
  * mpicoll's never match each other.
  *
- *   test_isolation COLLECTIVE
+ *   test_isolation COLLECTIVE...
  *
  * Before any collective, every rank posts a receive from MPI_ANY_SOURCE
  * with MPI_ANY_TAG on MPI_COMM_WORLD, and sends its right neighbour four
@@ -11,7 +11,7 @@
  * every algorithm of COLLECTIVE runs (mpicoll_<coll>_with) on both
  * communicators, and the non-blocking and persistent forms with a
  * request outstanding while the application sends and receives on a third
- * communicator. Each result is checked. After a barrier (no collective
+ * communicator. Each result is checked. Each collective named, in turn. After a barrier (no collective
  * message is in flight any more), the receive posted first must still be
  * pending; after a second barrier (every rank has looked), it must take
  * the message the left neighbour sends it, and the four early messages
@@ -82,11 +82,10 @@ static void overlapped(enum rb_coll c, enum rb_form f, MPI_Comm comm, MPI_Comm s
              rb_form_names[f], at, got, want);
 }
 
-int main(int argc, char **argv)
+/* The test of collective c; prints its line on rank 0. */
+static void isolation(enum rb_coll c)
 {
-    const int c = rb_init_coll(&argc, &argv, "isolation", &rank, &size);
-    if (c < 0)
-        return 2;
+    const int failures0 = failures;
     const int right = (rank + 1) % size, left = (rank + size - 1) % size;
     MPI_Comm other, side;
     MPI_Comm_dup(MPI_COMM_WORLD, &other);
@@ -110,13 +109,13 @@ int main(int argc, char **argv)
     const int nalg = mpicoll_algorithm_count(rb_names[c]);
     for (int i = 0; i < nalg; i++) {
         const char *alg = mpicoll_algorithm_name(rb_names[c], i);
-        checked((enum rb_coll)c, WITH, alg, MPI_COMM_WORLD, &d, "MPI_COMM_WORLD");
-        checked((enum rb_coll)c, WITH, alg, other, &d, "other");
+        checked(c, WITH, alg, MPI_COMM_WORLD, &d, "MPI_COMM_WORLD");
+        checked(c, WITH, alg, other, &d, "other");
     }
     for (int f = NB; f <= PERSISTENT; f++) {
-        checked((enum rb_coll)c, (enum rb_form)f, NULL, MPI_COMM_WORLD, &d, "MPI_COMM_WORLD");
-        overlapped((enum rb_coll)c, (enum rb_form)f, MPI_COMM_WORLD, side, &d);
-        overlapped((enum rb_coll)c, (enum rb_form)f, other, side, &d);
+        checked(c, (enum rb_form)f, NULL, MPI_COMM_WORLD, &d, "MPI_COMM_WORLD");
+        overlapped(c, (enum rb_form)f, MPI_COMM_WORLD, side, &d);
+        overlapped(c, (enum rb_form)f, other, side, &d);
     }
     rb_data_free(&d);
 
@@ -154,11 +153,23 @@ int main(int argc, char **argv)
     MPI_Waitall(EARLY, early, early_st);
     MPI_Comm_free(&other);
     MPI_Comm_free(&side);
-    int any;
-    MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int mine = failures - failures0, any;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("isolation %s: %d algorithms, np %d: %s\n", rb_names[c], nalg, size,
                any ? "failed" : "passed");
+}
+
+int main(int argc, char **argv)
+{
+    int colls[NCOLL];
+    const int n = rb_init_colls(&argc, &argv, "isolation", &rank, &size, colls);
+    if (n < 0)
+        return 2;
+    for (int i = 0; i < n; i++)
+        isolation((enum rb_coll)colls[i]);
+    int any;
+    MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Finalize();
     return any != 0;
 }

@@ -1,9 +1,9 @@
 /*
- * Every algorithm of one collective, briefly: the program valgrind runs
- * (tests/robust/CMakeLists.txt, label valgrind), where a full matrix
+ * Every algorithm of each collective named, briefly: the program valgrind
+ * runs (tests/robust/CMakeLists.txt, label valgrind), where a full matrix
  * would take too long.
  *
- *   test_sweep COLLECTIVE
+ *   test_sweep COLLECTIVE...
  *
  * Every algorithm of the table through mpicoll_<coll>_with, counts 0, 1,
  * 7 and 100 per block, not in place and in place; then the non-blocking
@@ -89,29 +89,38 @@ static void strided(enum rb_coll c, int n)
     MPI_Type_free(&t);
 }
 
-int main(int argc, char **argv)
+/* Every case of collective c; prints its line on rank 0. */
+static void sweep(enum rb_coll c)
 {
-    const int c = rb_init_coll(&argc, &argv, "sweep", &rank, &size);
-    if (c < 0)
-        return 2;
     static const int counts[] = { 0, 1, 7, 100 };
+    const int failures0 = failures, calls0 = calls;
     const int nalg = mpicoll_algorithm_count(rb_names[c]);
     for (int i = 0; i < nalg; i++)
         for (int k = 0; k < 4; k++)
             for (int ip = 0; ip < 2; ip++)
-                one((enum rb_coll)c, WITH, mpicoll_algorithm_name(rb_names[c], i), counts[k],
-                    ip);
+                one(c, WITH, mpicoll_algorithm_name(rb_names[c], i), counts[k], ip);
     for (int f = NB; f <= PERSISTENT; f++)
         for (int k = 1; k < 4; k += 2)
             for (int ip = 0; ip < 2; ip++)
-                one((enum rb_coll)c, (enum rb_form)f, NULL, counts[k], ip);
-    strided((enum rb_coll)c, 7);
-    int any, total;
-    MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Reduce(&calls, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+                one(c, (enum rb_form)f, NULL, counts[k], ip);
+    strided(c, 7);
+    int mine[2] = { failures - failures0, calls - calls0 }, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("sweep %s: %d algorithms, %d checked calls on %d ranks: %s\n", rb_names[c], nalg,
-               total, size, any ? "failed" : "passed");
+               all[1], size, all[0] ? "failed" : "passed");
+}
+
+int main(int argc, char **argv)
+{
+    int colls[NCOLL];
+    const int n = rb_init_colls(&argc, &argv, "sweep", &rank, &size, colls);
+    if (n < 0)
+        return 2;
+    for (int i = 0; i < n; i++)
+        sweep((enum rb_coll)colls[i]);
+    int any;
+    MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Finalize();
     return any != 0;
 }
