@@ -3,12 +3,13 @@
 one, through each front end, over several launches (docs/benchmarks.md,
 "Non-blocking against blocking").
 
-    scripts/nbcost.py [--build build] [--launches 5] [--np 2,4] [--bytes 8]
-    scripts/nbcost.py --mpich build-mpich [--launches 5] [--np 2,4]
+    scripts/nbcost.py [--build build] [--launches 5] [--np 2,4] [--bytes 8] [--osu]
+    scripts/nbcost.py --mpich build-mpich [--launches 5] [--np 2,4] [--osu]
 
 Builds scripts/nbcost.c with mpicc (a plain MPI program: MPI_Allreduce and
 MPI_Bcast against MPI_Iallreduce and MPI_Ibcast + MPI_Wait, interleaved
-chunks, medians) and runs it under Open MPI's mpirun, launch after launch,
+chunks, medians; calls back to back, or with --osu timed one by one with
+a barrier after each, as the OSU benchmarks time them) and runs it under Open MPI's mpirun, launch after launch,
 turn by turn: the library alone, with mpicoll's coll component
 (mca_coll_mpicoll.so in BUILD) and with the preload library
 (libmpicoll_preload.so in BUILD). With --mpich BUILD: under MPICH
@@ -44,6 +45,8 @@ def main():
     ap.add_argument("--launches", type=int, default=5)
     ap.add_argument("--np", default="2,4")
     ap.add_argument("--bytes", type=int, default=8)
+    ap.add_argument("--osu", action="store_true",
+                    help="time each call alone, a barrier after it (OSU's way)")
     ap.add_argument("--mpich", metavar="BUILD", help="under MPICH, with this build's preload library")
     args = ap.parse_args()
     build = os.path.abspath(args.mpich or args.build)
@@ -75,15 +78,17 @@ def main():
                 launch += ["--mca", "mpi_yield_when_idle", "1"]
         for _ in range(args.launches):
             for f, extra in fronts.items():    # turn by turn: the same machine
-                out = subprocess.run(launch + extra + [exe, str(args.bytes)],
+                cmd = launch + extra + [exe, str(args.bytes)] + (["osu"] if args.osu else [])
+                out = subprocess.run(cmd,
                                      capture_output=True, text=True, timeout=600)
                 m = LINE.search(out.stdout)
                 if not m:
                     sys.exit("nbcost.py: %s np=%d failed:\n%s%s" % (f, np, out.stdout, out.stderr))
                 rows.setdefault((f, np), []).append([float(x) for x in m.groups()[2:]])
     med = statistics.median
-    print("%s, %s, %d launches, %d bytes, median over the launches (worst launch's ratio)"
-          % (cpu(), "MPICH" if args.mpich else "Open MPI", args.launches, args.bytes))
+    print("%s, %s, %d launches, %d bytes, %s, median over the launches (worst launch's ratio)"
+          % (cpu(), "MPICH" if args.mpich else "Open MPI", args.launches, args.bytes,
+             "OSU's timing" if args.osu else "back to back"))
     print()
     print("| front end | ranks | MPI_Allreduce us | MPI_Iallreduce + MPI_Wait us | ratio | worst "
           "| MPI_Bcast us | MPI_Ibcast + MPI_Wait us | ratio | worst |")
