@@ -482,8 +482,11 @@ static void test_request_rules(void)
 {
     static const struct { const char *coll; int np; size_t bytes; int request; const char *alg; } t[] = {
         { "bcast", 4, 8, 0, "native" },
-        { "bcast", 4, 8, 1, "native" },         /* no pool yet: shm passed over */
-        { "bcast", 4, 8, 2, "shm" },
+        { "bcast", 4, 8, 1, "knomial" },        /* not shared memory: no pool needed */
+        { "bcast", 4, 8, 2, "knomial" },
+        { "bcast", 4, 511, 2, "knomial" },
+        { "bcast", 4, 512, 1, "native" },       /* no pool yet: shm passed over */
+        { "bcast", 4, 512, 2, "shm" },
         { "bcast", 3, 40000, 2, "shm" },
         { "bcast", 4, 40000, 0, "native" },
         { "reduce", 4, 8, 0, "native" },
