@@ -22,23 +22,29 @@ int rb_coll_index(const char *name)
     return -1;
 }
 
-int rb_init_colls(int *argc, char ***argv, const char *test, int *rank, int *size, int *colls)
+int rb_main_colls(int argc, char **argv, const char *test, int *rank, int *size,
+                  void (*each)(enum rb_coll), const int *failures)
 {
-    MPI_Init(argc, argv);
+    MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    const int n = *argc - 1;
-    int bad = n < 1 || n > NCOLL;
+    const int n = argc - 1;
+    int colls[NCOLL], bad = n < 1 || n > NCOLL;
     for (int i = 0; !bad && i < n; i++)
-        bad = (colls[i] = rb_coll_index((*argv)[i + 1])) < 0;
+        bad = (colls[i] = rb_coll_index(argv[i + 1])) < 0;
     if (bad) {
         if (*rank == 0)
             printf("FAIL %s: usage: test_%s COLLECTIVE... (at most %d)\n", test, test, NCOLL);
         MPI_Finalize();
-        return -1;
+        return 2;
     }
-    return n;
+    for (int i = 0; i < n; i++)
+        each((enum rb_coll)colls[i]);
+    int any;
+    MPI_Allreduce(failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any != 0;
 }
 
 int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_request *r)

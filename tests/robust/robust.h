@@ -43,13 +43,15 @@ struct rb_args {
 /* Index of a collective's name, or -1. */
 int rb_coll_index(const char *name);
 
-/* The start of a test program that takes COLLECTIVE... arguments (one
+/* The main of a test program that takes COLLECTIVE... arguments (one
  * launch runs several: under valgrind the launch costs more than the
- * test): MPI_Init, rank and size, MPI_ERRORS_RETURN on MPI_COMM_WORLD;
- * returns how many collectives, their indices in colls (NCOLL at most), or
- * -1 after printing "FAIL <test>: usage" on rank 0 and MPI_Finalize (the
- * program then returns 2). */
-int rb_init_colls(int *argc, char ***argv, const char *test, int *rank, int *size, int *colls);
+ * test): MPI_Init, rank and size, MPI_ERRORS_RETURN on MPI_COMM_WORLD,
+ * each(c) for every collective named, in order, and MPI_Finalize. Returns
+ * the program's exit code: 0, 1 when *failures (the program's count) is
+ * not 0 on some rank, 2 after "FAIL <test>: usage" on rank 0 for a name
+ * that is not a collective or more than NCOLL of them. */
+int rb_main_colls(int argc, char **argv, const char *test, int *rank, int *size,
+                  void (*each)(enum rb_coll), const int *failures);
 
 /* Starts the call in form f (r receives the request of NB and PERSISTENT). */
 int rb_start(enum rb_coll c, enum rb_form f, const struct rb_args *a, mpicoll_request *r);

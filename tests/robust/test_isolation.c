@@ -162,14 +162,5 @@ static void isolation(enum rb_coll c)
 
 int main(int argc, char **argv)
 {
-    int colls[NCOLL];
-    const int n = rb_init_colls(&argc, &argv, "isolation", &rank, &size, colls);
-    if (n < 0)
-        return 2;
-    for (int i = 0; i < n; i++)
-        isolation((enum rb_coll)colls[i]);
-    int any;
-    MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return any != 0;
+    return rb_main_colls(argc, argv, "isolation", &rank, &size, isolation, &failures);
 }
