@@ -8,7 +8,8 @@
  * beside theirs (osu_allgather & co., osu_iallgather & co. for the
  * non-blocking forms): per size, warm-up then timed iterations, each
  * preceded by a barrier and timed on every rank; an iteration's figure is
- * the slowest rank's time. The cases of a size alternate in chunks, and
+ * the slowest rank's time (with --rank-mean the ranks' mean, OSU's
+ * average latency). The cases of a size alternate in chunks, and
  * each cell gives the median (and the minimum, ...) over the iterations,
  * with their number. Every (size, case) is validated before it is timed.
  *
@@ -331,6 +332,7 @@ static int measure_rows(struct bench *b, int nrows, int rank, int nranks)
 {
     struct meas m = { .coll = b->opt.coll, .type = b->opt.type, .inplace = b->opt.inplace,
                       .check_chunks = b->opt.check, .no_validate = b->opt.no_validate,
+                      .rank_mean = b->opt.rank_mean,
                       .delay_us = b->opt.delay_us };
     struct progress pg;
     struct evidence ev;

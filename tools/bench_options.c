@@ -75,6 +75,8 @@ void bench_usage(FILE *f)
         "  --no-validate time without validating, nor writing the buffers before\n"
         "                (SMPI's shared malloc, where all ranks' buffers are one\n"
         "                memory: docs/scale.md)\n"
+        "  --rank-mean   an iteration's figure is the mean of the ranks' times (OSU's\n"
+        "                average latency), not the slowest rank's\n"
         "  --evidence    after the run, one line per rank on stderr: the CPU at\n"
         "                start and end, faults and context switches (getrusage) and\n"
         "                the elapsed us over the measured rows; the shm plans'\n"
@@ -266,9 +268,9 @@ static int value_option(int argc, char **argv, int *i, struct bench_options *opt
 static int flag_option(const char *arg, struct bench_options *opt)
 {
     static const char *const names[] = { "-f", "-c", "-l", "--sweep", "--persistent",
-                                         "--no-validate", "--evidence" };
+                                         "--no-validate", "--evidence", "--rank-mean" };
     int *flags[] = { &opt->full, &opt->check, &opt->inplace, &opt->sweep, &opt->persistent,
-                     &opt->no_validate, &opt->evidence };
+                     &opt->no_validate, &opt->evidence, &opt->rank_mean };
 
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
         if (strcmp(arg, names[n]) == 0) {

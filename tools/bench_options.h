@@ -25,6 +25,7 @@ struct bench_options {
     long delay_us;
     int full, check, inplace, sweep, format, no_validate;
     int evidence;           /* --evidence: per-rank faults, switches, CPUs on stderr */
+    int rank_mean;          /* --rank-mean: an iteration's figure is the ranks' mean */
     const char *plot;
     int help;
 };

@@ -345,13 +345,21 @@ static int compare_doubles(const void *a, const void *b)
 }
 
 /* v: this rank's seconds per iteration, then the failure flag in v[n].
- * Takes the slowest rank's (max over ranks, flag included), and its
+ * Takes the slowest rank's (max over ranks, flag included), or with
+ * rank_mean the ranks' mean (the flag still their max), and its
  * statistics in microseconds. Returns the flag. */
 static int summarize(const struct meas *m, double *v, int n, struct stats *s)
 {
     double sum = 0;
 
-    MPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, m->harness);
+    if (m->rank_mean) {
+        MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, m->harness);
+        for (int i = 0; i < n; i++)
+            v[i] /= m->nranks;
+        MPI_Allreduce(MPI_IN_PLACE, &v[n], 1, MPI_DOUBLE, MPI_MAX, m->harness);
+    } else {
+        MPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, m->harness);
+    }
     for (int i = 0; i < n; i++)
         sum += v[i];
     qsort(v, (size_t)n, sizeof *v, compare_doubles);

@@ -237,6 +237,7 @@ struct meas {
     int check_chunks;  /* -c: validate after every chunk too */
     int no_validate;   /* --no-validate: one untimed call instead (SMPI shared memory) */
     long delay_us;     /* sleep after each iteration, outside the timed region */
+    int rank_mean;     /* an iteration's figure: the ranks' mean, not the slowest's */
     struct counts counts;
     struct progress *pg;
     /* set by meas_open: */
