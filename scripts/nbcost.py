@@ -9,8 +9,8 @@ one, through each front end, over several launches (docs/benchmarks.md,
 Builds scripts/nbcost.c with mpicc (a plain MPI program: MPI_Allreduce and
 MPI_Bcast against MPI_Iallreduce and MPI_Ibcast + MPI_Wait, interleaved
 chunks, medians; calls back to back, or with --osu timed one by one with
-a barrier after each, as the OSU benchmarks time them) and runs it under Open MPI's mpirun, launch after launch,
-turn by turn: the library alone, with mpicoll's coll component
+a barrier after each, as the OSU benchmarks time them) and runs it under
+Open MPI's mpirun, launch after launch, turn by turn: the library alone, with mpicoll's coll component
 (mca_coll_mpicoll.so in BUILD) and with the preload library
 (libmpicoll_preload.so in BUILD). With --mpich BUILD: under MPICH
 (mpicc.mpich, mpiexec.mpich), the library alone and the preload library of
@@ -79,8 +79,7 @@ def main():
         for _ in range(args.launches):
             for f, extra in fronts.items():    # turn by turn: the same machine
                 cmd = launch + extra + [exe, str(args.bytes)] + (["osu"] if args.osu else [])
-                out = subprocess.run(cmd,
-                                     capture_output=True, text=True, timeout=600)
+                out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
                 m = LINE.search(out.stdout)
                 if not m:
                     sys.exit("nbcost.py: %s np=%d failed:\n%s%s" % (f, np, out.stdout, out.stderr))

@@ -346,20 +346,16 @@ static int compare_doubles(const void *a, const void *b)
 
 /* v: this rank's seconds per iteration, then the failure flag in v[n].
  * Takes the slowest rank's (max over ranks, flag included), or with
- * rank_mean the ranks' mean (the flag still their max), and its
- * statistics in microseconds. Returns the flag. */
+ * rank_mean the ranks' mean (the flags summed: nonzero if any rank's is),
+ * and its statistics in microseconds. Returns the flag. */
 static int summarize(const struct meas *m, double *v, int n, struct stats *s)
 {
     double sum = 0;
 
-    if (m->rank_mean) {
-        MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, m->harness);
-        for (int i = 0; i < n; i++)
-            v[i] /= m->nranks;
-        MPI_Allreduce(MPI_IN_PLACE, &v[n], 1, MPI_DOUBLE, MPI_MAX, m->harness);
-    } else {
-        MPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, m->harness);
-    }
+    MPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, m->rank_mean ? MPI_SUM : MPI_MAX,
+                  m->harness);
+    for (int i = 0; m->rank_mean && i < n; i++)
+        v[i] /= m->nranks;
     for (int i = 0; i < n; i++)
         sum += v[i];
     qsort(v, (size_t)n, sizeof *v, compare_doubles);

@@ -11,11 +11,11 @@
  * every algorithm of COLLECTIVE runs (mpicoll_<coll>_with) on both
  * communicators, and the non-blocking and persistent forms with a
  * request outstanding while the application sends and receives on a third
- * communicator. Each result is checked. Each collective named, in turn. After a barrier (no collective
+ * communicator. Each result is checked. After a barrier (no collective
  * message is in flight any more), the receive posted first must still be
  * pending; after a second barrier (every rank has looked), it must take
  * the message the left neighbour sends it, and the four early messages
- * must arrive intact, in order.
+ * must arrive intact, in order. Each collective named, in turn.
  */
 #include "robust.h"
 
