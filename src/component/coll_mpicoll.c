@@ -191,9 +191,17 @@ static void requests_fini(void);
 
 static void done_request_make(void);
 
+/* Whether the library's request of a native request is complete (no
+ * turn of the progress loop, which it is called from). */
+static int lib_done(MPI_Request q)
+{
+    return REQUEST_COMPLETE((ompi_request_t *)q);
+}
+
 static int component_open(void)
 {
     select_set_source(setting);
+    request_set_lib_done(lib_done);
     done_request_make();
     return opal_progress_register(progress);
 }
@@ -201,6 +209,7 @@ static int component_open(void)
 static int component_close(void)
 {
     opal_progress_unregister(progress);
+    request_set_lib_done(NULL);
     requests_fini();
     select_set_source(NULL);
     return OMPI_SUCCESS;
@@ -421,7 +430,7 @@ static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
     r->at_start = !persistent && !request_threaded();
     r->early = 0;
     call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done, .st = mod->st,
-                    .done_arg = r };
+                    .done_arg = r, .lib_direct = 1 };
     const int taken = ours(a, &m, mod, rc);
     r->at_start = 0;
     if (taken && *rc == MPI_SUCCESS) {

@@ -96,6 +96,11 @@ typedef struct call_mode {
     /* the communicator's state, when the front end keeps it
      * (comm_state_watch): the kept call is found without a lookup */
     comm_state *st;
+    /* the front end starts the library's own request itself when
+     * coll_again finds the call again and the library's (2): a
+     * non-blocking call that chose the library's is kept for that (the
+     * Open MPI component, which calls the module it displaced) */
+    int lib_direct;
 } call_mode;
 
 /* A non-blocking call kept (call_memo) started again as a new request in
@@ -133,7 +138,11 @@ int request_new(const call_mode *m);
  * mpicoll_start, mpicoll_request_free and mpicoll_progress are these with
  * errors raised): start a persistent, inactive request (MPI_ERR_REQUEST
  * otherwise); release an inactive one; advance every active request one
- * step (returns how many completed; their `done` called). None raises. */
+ * step (returns how many completed, their `done` called, plus 1 while a
+ * request polls a node barrier that shm_wait would still spin on: a
+ * progress loop that yields the processor when its callbacks did nothing,
+ * Open MPI's with mpi_yield_when_idle, should poll again at once). None
+ * raises. */
 int request_start(req_t *r);
 void request_release(req_t *r);
 int request_progress(int *rc);
@@ -149,6 +158,14 @@ int request_run_once(req_t **req);
 /* Advances the active requests until none holds a channel of the
  * communicator's shared-memory pool (before the pool is freed). */
 void request_drain_shm(struct shm_state *shm);
+
+/* A front end's test of the library's request q (a native request's)
+ * that says whether it is complete without a turn of the library's
+ * progress, for the steps request_progress makes from inside that
+ * progress (the Open MPI component's: MPI_Test would run Open MPI's
+ * progress loop again, yields included, in each of its turns). NULL: the
+ * steps test with PMPI_Test. */
+void request_set_lib_done(int (*lib_done)(MPI_Request q));
 
 /* 1 when several threads may be inside MPI at once (MPI_THREAD_MULTIPLE):
  * the requests' locks are taken only then (a front end's own may follow). */

@@ -164,7 +164,9 @@ int coll_run(const coll_args *a, const call_mode *mode)
     case 1:
         return rc;
     case 2:
-        return call_native_again(a);
+        if (!mode->req)
+            return call_native_again(a);
+        break;  /* a request its front end starts itself: not this one's */
     }
     runtime_enter();
     mode = call_mode_for(a->coll, a->spec, mode, &nb);

@@ -74,7 +74,8 @@ int coll_takes(const coll_args *a, int quiet);
  * (blocking) or started (non-blocking) as it was, its code in *rc;
  * returns 1. 2 when that call ran the library's own collective with the
  * user's arguments: the caller runs it again (call_native_again, or a
- * front end its own way). 0 when a is not that call (nothing done):
+ * front end its own way; a request only for a front end that said it
+ * would, call_mode.lib_direct). 0 when a is not that call (nothing done):
  * coll_run's whole path is needed. A front end may try it before
  * coll_takes, whose answer it implies. */
 int coll_again(const coll_args *a, const call_mode *mode, int *rc);

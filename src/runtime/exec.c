@@ -286,8 +286,10 @@ static int barrier(exec_state *x, int blocking)
     }
     if (blocking)
         shm_wait(x->shm);
-    else if (!shm_passed(x->shm))
+    else if (!shm_passed(x->shm)) {
+        x->spinning = shm_spin_more(x->shm);
         return 0;
+    }
     return 1;
 }
 
@@ -297,6 +299,7 @@ int exec_progress(exec_state *x, int blocking, int *done)
     mpicoll_phases *ph = phase_on && x->shm ? &phase : NULL;
     double t0;
     *done = 0;
+    x->spinning = 0;
     if (x->pl->shm_bytes && !x->shm)
         return MPI_ERR_INTERN;
     while (x->round < x->pl->nrounds) {

@@ -58,6 +58,8 @@ typedef struct exec_state {
     size_t round, nreq;
     int posted;
     int arrived;                /* at the node barrier that begins the round */
+    int spinning;               /* exec_progress's out: not done, at a node barrier still
+                                 * in its polls before a yield (shm_spin_more) */
 } exec_state;
 
 /* exec_begin also points BUF_SHM at this call's copy of its channel's

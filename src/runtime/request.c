@@ -336,6 +336,13 @@ out:
 
 static int progress_all(void);
 
+static int (*lib_done)(MPI_Request q);
+
+void request_set_lib_done(int (*fn)(MPI_Request q))
+{
+    lib_done = fn;
+}
+
 /* One step (or, blocking, all) of an active request: its plan, or the
  * MPI request of a native one. */
 static int step(req_t *r, int blocking, int *done)
@@ -359,6 +366,9 @@ static int step(req_t *r, int blocking, int *done)
     if (blocking) {
         *done = 1;
         CHECK(exec_waitall(1, &r->mreq));   /* yields on an oversubscribed node */
+    } else if (lib_done && !lib_done(r->mreq)) {
+        *done = 0;
+        return MPI_SUCCESS;
     } else {
         CHECK(PMPI_Test(&r->mreq, done, MPI_STATUS_IGNORE));
     }
@@ -665,16 +675,18 @@ int call_native(const call_mode *m, comm_state *st, const coll_args *a)
     native_call nc;
     int rc;
     CHECK(native_prepare(a, m, st, &nc));
+    call_memo *mm = st->armed;
+    st->armed = NULL;
+    /* kept when the library takes the user's arguments as they are, and
+     * a request when the front end starts the library's itself */
+    if (mm && (!m->req || (m->lib_direct && !m->persistent)) && nc.pre.kind == COPY_NONE &&
+        nc.post.kind == COPY_NONE && nc.lib.sbuf == a->sbuf && nc.lib.scount == a->scount &&
+        nc.lib.stype == a->stype && nc.lib.rcount == a->rcount && nc.lib.rtype == a->rtype) {
+        memo_keep(mm, st, NULL);
+        mm->native = 1;
+        mm->request = m->req != NULL;
+    }
     if (!m->req) {
-        call_memo *mm = st->armed;
-        st->armed = NULL;
-        /* kept when the library takes the user's arguments as they are */
-        if (mm && nc.pre.kind == COPY_NONE && nc.post.kind == COPY_NONE &&
-            nc.lib.sbuf == a->sbuf && nc.lib.scount == a->scount && nc.lib.stype == a->stype &&
-            nc.lib.rcount == a->rcount && nc.lib.rtype == a->rtype) {
-            memo_keep(mm, st, NULL);
-            mm->native = 1;
-        }
         CHECK(native_blocking(&nc));
         return copy_step_run(&nc.post);
     }
@@ -899,7 +911,7 @@ static int progressing_one;     /* the same, without threads (a plain global is 
 
 int request_progress(int *rc_out)
 {
-    int rc = MPI_SUCCESS, completed = 0;
+    int rc = MPI_SUCCESS, completed = 0, spinning = 0;
     req_t *finished_list = NULL;
     *rc_out = rc;
     if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0)
@@ -914,6 +926,7 @@ int request_progress(int *rc_out)
         if (req_trylock(r) != 0)
             continue;   /* advancing in another thread */
         rc = step(r, 0, &r->done);
+        spinning |= !r->done && !r->native && !r->waiting && r->x.spinning;
         if (rc != MPI_SUCCESS || r->done) {
             unlink_active(r);
             completed++;
@@ -937,7 +950,7 @@ int request_progress(int *rc_out)
         r->done_fn(r->done_arg, err);
     }
     *rc_out = rc;
-    return completed;
+    return completed + spinning;
 }
 
 /* Each active request one step; a request completed here stays until its

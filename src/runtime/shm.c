@@ -69,6 +69,7 @@ struct shm_chan {
     size_t half;
     int q, me;
     int spin;                   /* polls before the first yield */
+    int polls;                  /* of the barrier under way, by shm_spin_more */
     uint64_t gen;               /* barriers begun */
     int next;                   /* the first flag not yet seen at gen */
     int parity;
@@ -587,6 +588,7 @@ void shm_arrive(shm_chan *c)
 {
     c->gen++;
     c->next = 0;
+    c->polls = 0;
     PMPI_Win_sync(c->win);      /* this rank's stores to the segment before its flag */
     atomic_store_explicit(flag(c, c->me), c->gen, memory_order_release);
 }
@@ -599,6 +601,11 @@ int shm_passed(shm_chan *c)
     PMPI_Win_sync(c->win);      /* the others' stores, before this rank's loads */
     SEGMENT_WRITTEN(c->seg, 2 * c->half);
     return 1;
+}
+
+int shm_spin_more(shm_chan *c)
+{
+    return c->polls++ < c->spin;
 }
 
 /* Waits for the node's other ranks: polls, then yields the processor

@@ -145,5 +145,11 @@ int shm_pull(const void *rec, int buf, size_t off, void *dst, size_t bytes);
 void shm_arrive(shm_chan *c);
 int shm_passed(shm_chan *c);
 void shm_wait(shm_chan *c);
+/* After shm_passed found the barrier not passed: 1 while the poller
+ * should poll again at once rather than yield the processor, as shm_wait
+ * does (its first polls, when the node's ranks have a core each). A
+ * request's step tells the MPI library's progress loop (which yields when
+ * idle, with Open MPI's mpi_yield_when_idle) through request_progress. */
+int shm_spin_more(shm_chan *c);
 
 #endif
