@@ -529,7 +529,10 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
 
 /* Each collective's three forms, from the list of collectives: the call's
  * coll_args as the API's, with the thread's algorithm if a test named one
- * (api_thread_spec), run by mpicoll or by the module it displaced. */
+ * (api_thread_spec), run by mpicoll or by the module it displaced, with
+ * the runtime busy: the collectives that module makes inside its own on
+ * the communicator (coll/base's allgatherv: a gatherv and a bcast of an
+ * internal datatype) are the library's too. */
 #define FORMS_OF_(name, Name, family)                                                      \
     static int blocking_##name(MPICOLL_ARGS_##family, mca_coll_base_module_t *module)      \
     {                                                                                      \
@@ -539,7 +542,10 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
         int rc;                                                                            \
         if (ours(&a, &now, m, &rc))                                                        \
             return rc;                                                                     \
-        return m->prev.coll_##name(API_ARGS_##family, m->prev.coll_##name##_module);       \
+        runtime_enter();                                                                   \
+        rc = m->prev.coll_##name(API_ARGS_##family, m->prev.coll_##name##_module);         \
+        runtime_leave();                                                                   \
+        return rc;                                                                         \
     }                                                                                      \
     static int nb_##name(MPICOLL_ARGS_##family, ompi_request_t **request,                  \
                          mca_coll_base_module_t *module)                                   \
@@ -549,8 +555,10 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
         int rc;                                                                            \
         if (request_call(&a, 0, m, request, &rc))                                          \
             return rc;                                                                     \
-        return m->prev.coll_i##name(API_ARGS_##family, request,                            \
-                                    m->prev.coll_i##name##_module);                        \
+        runtime_enter();                                                                   \
+        rc = m->prev.coll_i##name(API_ARGS_##family, request, m->prev.coll_i##name##_module); \
+        runtime_leave();                                                                   \
+        return rc;                                                                         \
     }                                                                                      \
     static int init_##name(MPICOLL_ARGS_##family, struct ompi_info_t *info,                \
                            ompi_request_t **request, mca_coll_base_module_t *module)       \
@@ -560,8 +568,11 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
         int rc;                                                                            \
         if (request_call(&a, 1, m, request, &rc))                                          \
             return rc;                                                                     \
-        return m->prev.coll_##name##_init(API_ARGS_##family, info, request,                \
-                                          m->prev.coll_##name##_init_module);              \
+        runtime_enter();                                                                   \
+        rc = m->prev.coll_##name##_init(API_ARGS_##family, info, request,                  \
+                                        m->prev.coll_##name##_init_module);                \
+        runtime_leave();                                                                   \
+        return rc;                                                                         \
     }
 MPICOLL_COLLECTIVES(FORMS_OF_)
 

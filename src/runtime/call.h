@@ -45,6 +45,10 @@ typedef struct coll_call {
  * scratch, or while the request it made last is parked in it. */
 typedef struct call_memo {
     coll_args a;
+    /* a call with arrays of counts (kept only when the library runs it
+     * with the user's arguments): what its significant arrays held */
+    int *counts;
+    size_t ncounts;
     coll_call call;
     int valid;
     unsigned epoch;

@@ -80,8 +80,11 @@ static int state_unref(comm_state *st)
         drop_plan(&st->lent[i].e);  /* all idle: every request held a reference */
     }
     free(st->scratch);
-    for (int i = 0; i < NCOLLS; i++)
+    for (int i = 0; i < NCOLLS; i++) {
+        if (st->memo[i])
+            free(st->memo[i]->counts);
         free(st->memo[i]);
+    }
     free(st->node_of);
     if (st->domain != MPI_COMM_NULL)
         PMPI_Comm_free(&st->domain);

@@ -48,15 +48,63 @@ static int auto_spec(const char *spec)
 
 /* Whether a's call may be kept to run again: blocking or non-blocking
  * (not persistent: that one keeps its plan anyway), every handle
- * predefined (or null), no arrays of counts, no algorithm named for it,
- * and no log to write per call. */
+ * predefined (or null), no algorithm named for it, and no log to write
+ * per call. A call with arrays of counts is kept with what they hold
+ * (memo_counts), and only when the library runs it (call_native). */
 static int memo_fits(const coll_args *a, const call_mode *mode)
 {
-    return !(mode->req && mode->persistent) && auto_spec(a->spec) && !a->rcounts && !a->scounts && !select_verbose() &&
+    return !(mode->req && mode->persistent) && auto_spec(a->spec) && !select_verbose() &&
            select_nb(a->coll) == SELECT_MODE_BLOCKING &&
            (a->stype == MPI_DATATYPE_NULL || dt_named_slot(a->stype) >= 0) &&
            (a->rtype == MPI_DATATYPE_NULL || dt_named_slot(a->rtype) >= 0) &&
            (a->op == MPI_OP_NULL || op_is_predefined(a->op));
+}
+
+/* The arrays of counts of a that this rank's call reads (a rooted
+ * call's at its root; alltoallv's send side unless in place), in arr;
+ * returns how many. */
+static int significant_counts(const coll_args *a, int me, const int *arr[4])
+{
+    int n = 0;
+    if (a->rcounts && (a->root < 0 || a->root == me)) {
+        arr[n++] = a->rcounts;
+        if (a->rdispls)
+            arr[n++] = a->rdispls;
+    }
+    if (a->scounts && a->sbuf != MPI_IN_PLACE) {
+        arr[n++] = a->scounts;
+        arr[n++] = a->sdispls;
+    }
+    return n;
+}
+
+/* What the significant arrays of a hold, kept in mm (store) or compared
+ * with what mm kept (returns 1 when the same, or on a call without
+ * arrays). Kept: 0 when memory is short. */
+static int memo_counts(call_memo *mm, const comm_state *st, const coll_args *a, int store)
+{
+    if (!a->rcounts && !a->scounts)
+        return 1;
+    const int *arr[4];
+    const size_t p = (size_t)comm_state_size(st);
+    const int n = significant_counts(a, comm_state_rank(st), arr);
+    if (!store && mm->ncounts != (size_t)n * p)
+        return 0;
+    if (store && mm->ncounts < (size_t)n * p) {
+        int *c = realloc(mm->counts, (size_t)n * p * sizeof *c);
+        if (!c)
+            return 0;
+        mm->counts = c;
+    }
+    for (int k = 0; k < n; k++) {
+        if (store)
+            memcpy(mm->counts + (size_t)k * p, arr[k], p * sizeof *arr[k]);
+        else if (memcmp(mm->counts + (size_t)k * p, arr[k], p * sizeof *arr[k]) != 0)
+            return 0;
+    }
+    if (store)
+        mm->ncounts = (size_t)n * p;
+    return 1;
 }
 
 static int same_call(const coll_args *x, const coll_args *y)
@@ -90,12 +138,13 @@ static call_memo *memo_hit(const coll_args *a, const call_mode *mode, comm_state
     comm_state *st = mode ? mode->st : NULL;
     const int i = coll_slot(a->coll);
     if ((mode && mode->req && mode->persistent) || i < 0 || !auto_spec(a->spec) ||
-        a->rcounts || a->scounts || a->comm == MPI_COMM_NULL ||
+        a->comm == MPI_COMM_NULL ||
         (!st && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)))
         return NULL;
     call_memo *mm = st->memo[i];
     if (!mm || !mm->valid || mm->epoch != st->memo_epoch ||
-        (mode && mm->request != (mode->req != NULL)) || !same_call(&mm->a, a))
+        (mode && mm->request != (mode->req != NULL)) || !same_call(&mm->a, a) ||
+        !memo_counts(mm, st, a, 0))
         return NULL;
     *stp = st;
     return mm;
@@ -116,6 +165,8 @@ static void memo_arm(comm_state *st, const coll_args *a, const call_mode *mode)
     if (!memo_fits(a, mode))
         return;
     if (!st->memo[i] && !(st->memo[i] = calloc(1, sizeof *st->memo[i])))
+        return;
+    if (!memo_counts(st->memo[i], st, a, 1))
         return;
     st->memo[i]->a = *a;
     st->armed = st->memo[i];

@@ -567,14 +567,22 @@ static void memo_keep(call_memo *mm, comm_state *st, const coll_call *c)
     memcpy(mm->params, st->last_params, sizeof mm->params);
 }
 
+/* The memo armed for the call (disarmed), if it may keep mpicoll's own
+ * run of it: not a call with arrays of counts, whose plan is made from
+ * what they hold. */
+static call_memo *armed_for_plan(comm_state *st)
+{
+    call_memo *mm = st->armed;
+    st->armed = NULL;
+    return mm && !mm->a.rcounts && !mm->a.scounts ? mm : NULL;
+}
+
 int call_launch(const call_mode *m, coll_call *c)
 {
     if (!m->req) {
-        call_memo *mm = c->st->armed;
-        if (mm) {               /* kept to run again (coll_run) */
-            c->st->armed = NULL;
+        call_memo *mm = armed_for_plan(c->st);
+        if (mm)                 /* kept to run again (coll_run) */
             memo_keep(mm, c->st, c);
-        }
         exec_state x = { .pl = &c->rp->pl, .comm = comm_state_comm(c->st),
                          .tag = comm_state_next_tag(c->st), .reqs = c->rp->reqs,
                          .types = c->rp->types, .red = c->reduces ? &c->red : NULL,
@@ -585,8 +593,7 @@ int call_launch(const call_mode *m, coll_call *c)
         return run_now(c, &x, 1, &done);
     }
     req_t *r = *m->req;
-    call_memo *mm = c->st->armed;
-    c->st->armed = NULL;
+    call_memo *mm = armed_for_plan(c->st);
     if (mm && !m->persistent && r->plan.lease) {    /* kept to start again */
         memo_keep(mm, c->st, c);
         mm->request = 1;
@@ -681,7 +688,9 @@ int call_native(const call_mode *m, comm_state *st, const coll_args *a)
      * a request when the front end starts the library's itself */
     if (mm && (!m->req || (m->lib_direct && !m->persistent)) && nc.pre.kind == COPY_NONE &&
         nc.post.kind == COPY_NONE && nc.lib.sbuf == a->sbuf && nc.lib.scount == a->scount &&
-        nc.lib.stype == a->stype && nc.lib.rcount == a->rcount && nc.lib.rtype == a->rtype) {
+        nc.lib.stype == a->stype && nc.lib.rcount == a->rcount && nc.lib.rtype == a->rtype &&
+        nc.lib.rcounts == a->rcounts && nc.lib.rdispls == a->rdispls &&
+        nc.lib.scounts == a->scounts && nc.lib.sdispls == a->sdispls) {
         memo_keep(mm, st, NULL);
         mm->native = 1;
         mm->request = m->req != NULL;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The component test: run.sh MPIEXEC NP COMPONENT_DIR PROGRAM [ARGS...]
 # One unmodified MPI program (C, Fortran or Python) under Open MPI with
-# mca_coll_mpicoll.so's directory on the component path, twice: with the
+# mca_coll_mpicoll.so's directory on the component path: with the
 # component disabled (coll_mpicoll_priority -1: Open MPI's own
-# collectives) and enabled. It must print the same results both times,
-# and with the component mpicoll must have run every collective (its
-# MPICOLL_VERBOSE log, through the component's verbose parameter).
+# collectives) and enabled, with and without its log. It must print the
+# same results each time, and with the component mpicoll must have run
+# every collective (its MPICOLL_VERBOSE log, through the component's
+# verbose parameter). The run without the log is the one where a call
+# made again is the communicator's kept call (the log turns that off).
 set -u
 mpiexec=$1 np=$2 dir=$3
 shift 3
@@ -23,6 +25,9 @@ fail() { echo "FAIL component: $*"; exit 1; }
   { cat "$tmp/log"; fail "$* failed with the component"; }
 [ -s "$tmp/native" ] || fail "$* printed nothing"
 diff -u "$tmp/native" "$tmp/out" || fail "$*: results differ with the component"
+"${launch[@]}" "$@" > "$tmp/quiet" 2> "$tmp/qlog" ||
+  { cat "$tmp/qlog"; fail "$* failed with the component, without its log"; }
+diff -u "$tmp/native" "$tmp/quiet" || fail "$*: results differ with the component, without its log"
 if [ "$np" -ge 2 ]; then
   # every collective: the rows of include/mpicoll_collectives.h
   for c in $(sed -n 's/^ *X(\([a-z_0-9]*\),.*/\1/p' "$(dirname "$0")/../../include/mpicoll_collectives.h"); do

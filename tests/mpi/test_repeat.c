@@ -15,7 +15,14 @@
  *    the new operation must be the ones used;
  *  requests: the same non-blocking allreduce started and waited for again
  *    and again, two of them outstanding at once, and a blocking one
- *    between.
+ *    between;
+ *  counts: allgatherv, gatherv, alltoallv and reduce_scatter, blocking
+ *    and non-blocking, made again with the same arrays of counts and
+ *    displacements holding other values (a call is kept with what its
+ *    arrays held): each call must use what they hold at that call;
+ *  choices (the argument "choices", with tests/mpi/repeat_counts.rules):
+ *    a reduce_scatter made again with the same array holding larger
+ *    counts must be chosen again by its new size (mpicoll_last_choice).
  * Every result is checked against values computed locally.
  */
 #include <mpicoll.h>
@@ -176,15 +183,162 @@ static void requests(void)
     }
 }
 
+/* Round k's counts: rank r's block (r + k) % 3 + 1 ints; the blocks in
+ * rank order when k is even, in reverse rank order when odd. Returns the
+ * total. */
+static int layout(int *counts, int *displs, int k)
+{
+    int off = 0;
+    for (int i = 0; i < np; i++) {
+        const int r = k % 2 ? np - 1 - i : i;
+        counts[r] = (r + k) % 3 + 1;
+        displs[r] = off;
+        off += counts[r];
+    }
+    return off;
+}
+
+/* rank r's j-th int of round k */
+static int value(int r, int j, int k)
+{
+    return r * 1000 + k * 10 + j;
+}
+
+static void counts(void)
+{
+    int c[64], d[64], c2[64], d2[64], in[4 * 64], out[4 * 64];
+    /* each layout twice in a row, the four in turn, blocking then not */
+    for (int round = 0; round < 16; round++) {
+        const int k = round % 8 / 2, nb = round / 8;
+        mpicoll_request q;
+        /* allgatherv */
+        const int total = layout(c, d, k);
+        for (int j = 0; j < c[me]; j++)
+            in[j] = value(me, j, k);
+        memset(out, 0xff, sizeof out);
+        if (nb) {
+            mpicoll_iallgatherv(in, c[me], MPI_INT, out, c, d, MPI_INT, MPI_COMM_WORLD, &q);
+            mpicoll_wait(&q);
+        } else {
+            mpicoll_allgatherv(in, c[me], MPI_INT, out, c, d, MPI_INT, MPI_COMM_WORLD);
+        }
+        for (int r = 0; r < np; r++)
+            for (int j = 0; j < c[r]; j++)
+                CHECK(out[d[r] + j] == value(r, j, k), "counts: allgatherv round %d, rank %d's "
+                      "[%d]: %d", round, r, j, out[d[r] + j]);
+        /* gatherv at root 0 */
+        memset(out, 0xff, sizeof out);
+        if (nb) {
+            mpicoll_igatherv(in, c[me], MPI_INT, out, c, d, MPI_INT, 0, MPI_COMM_WORLD, &q);
+            mpicoll_wait(&q);
+        } else {
+            mpicoll_gatherv(in, c[me], MPI_INT, out, c, d, MPI_INT, 0, MPI_COMM_WORLD);
+        }
+        for (int r = 0; me == 0 && r < np; r++)
+            for (int j = 0; j < c[r]; j++)
+                CHECK(out[d[r] + j] == value(r, j, k), "counts: gatherv round %d, rank %d's "
+                      "[%d]: %d", round, r, j, out[d[r] + j]);
+        /* alltoallv: this rank sends c2[r] = (me + r + k) % 3 + 1 ints to r
+         * and receives c[r] = (r + me + k) % 3 + 1 from it */
+        int so = 0, ro = 0;
+        for (int r = 0; r < np; r++) {
+            c2[r] = (me + r + k) % 3 + 1;
+            d2[r] = so;
+            for (int j = 0; j < c2[r]; j++)
+                in[so + j] = value(me, r * 4 + j, k);
+            so += c2[r];
+        }
+        for (int i = 0; i < np; i++) {
+            const int r = k % 2 ? np - 1 - i : i;
+            c[r] = (r + me + k) % 3 + 1;
+            d[r] = ro;
+            ro += c[r];
+        }
+        memset(out, 0xff, sizeof out);
+        if (nb) {
+            mpicoll_ialltoallv(in, c2, d2, MPI_INT, out, c, d, MPI_INT, MPI_COMM_WORLD, &q);
+            mpicoll_wait(&q);
+        } else {
+            mpicoll_alltoallv(in, c2, d2, MPI_INT, out, c, d, MPI_INT, MPI_COMM_WORLD);
+        }
+        for (int r = 0; r < np; r++)
+            for (int j = 0; j < c[r]; j++)
+                CHECK(out[d[r] + j] == value(r, me * 4 + j, k), "counts: alltoallv round %d, "
+                      "from rank %d [%d]: %d", round, r, j, out[d[r] + j]);
+        /* reduce_scatter (sum): every rank contributes value(rank, j, k) */
+        layout(c, d, k);
+        for (int j = 0; j < total; j++)
+            in[j] = value(me, j, k);
+        memset(out, 0xff, sizeof out);
+        if (nb) {
+            mpicoll_ireduce_scatter(in, out, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q);
+            mpicoll_wait(&q);
+        } else {
+            mpicoll_reduce_scatter(in, out, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        }
+        /* rank me's block: elements [sum of c[0..me-1], + c[me]) of the vector */
+        int first = 0;
+        for (int r = 0; r < me; r++)
+            first += c[r];
+        for (int j = 0; j < c[me]; j++) {
+            long want = 0;
+            for (int r = 0; r < np; r++)
+                want += value(r, first + j, k);
+            CHECK(out[j] == want, "counts: reduce_scatter round %d [%d]: %d, expected %ld",
+                  round, j, out[j], want);
+        }
+    }
+}
+
+/* reduce_scatter of `count` ints a rank, twice, through the same array
+ * of counts: the choice must be `want` both times, the sums right */
+static void choice_of(int *c, int count, const char *want)
+{
+    int in[4 * 64], out[4];
+    char got[64];
+    for (int r = 0; r < np; r++)
+        c[r] = count;
+    for (int j = 0; j < count * np; j++)
+        in[j] = value(me, j, count);
+    for (int t = 0; t < 2; t++) {
+        mpicoll_reduce_scatter(in, out, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(mpicoll_last_choice(MPI_COMM_WORLD, got, sizeof got) == 0 &&
+              strncmp(got, want, strlen(want)) == 0,
+              "choices: reduce_scatter of %d ints a rank, call %d: %s, expected %s", count, t,
+              got, want);
+        for (int j = 0; j < count; j++) {
+            long sum = 0;
+            for (int r = 0; r < np; r++)
+                sum += value(r, me * count + j, count);
+            CHECK(out[j] == sum, "choices: reduce_scatter of %d ints a rank [%d]: %d", count, j,
+                  out[j]);
+        }
+    }
+}
+
+static void choices(void)
+{
+    int c[64];
+    choice_of(c, 1, "native");
+    choice_of(c, 4, "ring");
+    choice_of(c, 1, "native");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (argc > 1 && strcmp(argv[1], "choices") == 0) {
+        choices();
+        goto end;
+    }
     data();
     between();
     handles();
     requests();
+    counts();
+end:;
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0)

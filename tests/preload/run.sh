@@ -2,7 +2,9 @@
 # The preload test: run.sh MPIEXEC NP APP PRELOAD_LIB [MODE]
 # The same unmodified program with and without libmpicoll_preload.so must
 # print the same results; with it, the verbose log must show mpicoll's
-# algorithms for every collective; with MPICOLL_DISABLE=1, none; with
+# algorithms for every collective (and without the log, which turns off
+# the communicator's keeping of a call made again, the results must be
+# the same too); with MPICOLL_DISABLE=1, none; with
 # MPICOLL_DISABLE=1 on one rank only, every rank fails with a message
 # (no hang). MODE (blocking, nb, persistent: the program's argument, its
 # calls' form; default blocking).
@@ -26,6 +28,9 @@ MPICOLL_DISABLE=0 MPICOLL_VERBOSE=1 "${launch[@]}" "${preload[@]}" "$app" "$mode
   { cat "$dir/log"; fail "the program failed with the preload library"; }
 grep -q "point-to-point during collectives: ok" "$dir/out" || fail "point-to-point messages were disturbed"
 diff -u "$dir/native" "$dir/out" || fail "results differ with the preload library"
+MPICOLL_DISABLE=0 MPICOLL_VERBOSE=0 "${launch[@]}" "${preload[@]}" "$app" "$mode" > "$dir/quiet" \
+  2> "$dir/qlog" || { cat "$dir/qlog"; fail "the program failed with the preload library, without its log"; }
+diff -u "$dir/native" "$dir/quiet" || fail "results differ with the preload library, without its log"
 # every collective: the rows of include/mpicoll_collectives.h
 for c in $(sed -n 's/^ *X(\([a-z_0-9]*\),.*/\1/p' "$(dirname "$0")/../../include/mpicoll_collectives.h"); do
   grep -q "^mpicoll: $c algorithm=" "$dir/log" || { cat "$dir/log"; fail "no mpicoll $c in the log"; }
