@@ -332,6 +332,13 @@ static void greq_abandon(preq *p)
 static int request_call(const coll_args *a, int persistent, MPI_Request *request, int *rc)
 {
     *rc = MPI_SUCCESS;
+    pthread_once(&once, read_env);
+    /* its last call again, and the library's then: the library's request */
+    call_mode m = { .req = NULL, .persistent = persistent, .done = done_fn, .lib_direct = 1 };
+    mpicoll_request none;
+    m.req = &none;
+    if (!persistent && !disabled && coll_again_lib(a, &m))
+        return 0;
     const int how = route(a, rc);
     if (how == NATIVE)
         return 0;
@@ -344,7 +351,8 @@ static int request_call(const coll_args *a, int persistent, MPI_Request *request
     }
     p->persistent = persistent;
     p->comm = a->comm;
-    call_mode m = { .req = &p->inner, .persistent = persistent, .done = done_fn, .done_arg = p };
+    m.req = &p->inner;
+    m.done_arg = p;
     if (persistent) {
         if ((*rc = coll_run(a, &m)) == MPI_SUCCESS &&
             (*rc = PMPI_Send_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF,

@@ -204,6 +204,17 @@ int coll_again(const coll_args *a, const call_mode *mode, int *rc)
     return 1;
 }
 
+int coll_again_lib(const coll_args *a, const call_mode *mode)
+{
+    comm_state *st;
+    const call_memo *mm = memo_hit(a, mode, &st);
+    if (!mm || !mm->native)
+        return 0;
+    st->last_algo = mm->algo;
+    memcpy(st->last_params, mm->params, sizeof st->last_params);
+    return 1;
+}
+
 int coll_run(const coll_args *a, const call_mode *mode)
 {
     const entry_path *path = path_of(a->coll);
