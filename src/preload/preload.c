@@ -97,8 +97,8 @@ static int preload_call(const coll_args *a)
         switch (coll_again(a, &now, &rc)) {
         case 1:
             return mpicoll_raise(a->comm, rc);
-        case 2:
-            return native_run(a, NULL);
+        case 2:     /* in the form mpicoll's native ran it (MPICH: maybe non-blocking) */
+            return call_native_again(a);
         }
     }
     int how = route(a, &rc);
