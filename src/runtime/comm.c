@@ -80,7 +80,7 @@ static int state_unref(comm_state *st)
         drop_plan(&st->lent[i].e);  /* all idle: every request held a reference */
     }
     free(st->scratch);
-    for (int i = 0; i < NCOLLS; i++) {
+    for (int i = 0; i < 2 * NCOLLS; i++) {
         if (st->memo[i])
             free(st->memo[i]->counts);
         free(st->memo[i]);
@@ -112,7 +112,7 @@ static int state_delete(MPI_Comm comm, int key, void *val, void *extra)
     shm_state_free(st->shm);
     st->shm = NULL;
     st->deleted = 1;
-    for (int i = 0; i < NCOLLS; i++)   /* the requests parked, with their references */
+    for (int i = 0; i < 2 * NCOLLS; i++)   /* the requests parked, with their references */
         if (st->memo[i])
             call_memo_unpark(st->memo[i], st);
     return state_unref(st);

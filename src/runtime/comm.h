@@ -72,8 +72,9 @@ struct comm_state {
     const coll_algo *last_algo; /* what the last call chose (mpicoll_last_choice) */
     int last_params[PLAN_MAX_PARAMS];
     atomic_int refs;            /* the attribute's, and one per request */
-    struct call_memo *memo[NCOLLS]; /* each collective's last call, to run again
-                                     * (call.h), made when first kept */
+    struct call_memo *memo[2 * NCOLLS];     /* each collective's last call in each form
+                                             * (blocking, non-blocking: memo_index), to
+                                             * run again (call.h), made when first kept */
     struct call_memo *armed;    /* the call under way keeps itself there (call_launch) */
     unsigned memo_epoch;        /* moves when what kept calls use changes: a cached plan
                                  * evicted, the scratch moved */

@@ -129,6 +129,25 @@ static int coll_slot(const coll_desc *c)
     return -1;
 }
 
+/* The slot of a's collective's memo of the form (a request or not) in a
+ * state's memo[], or -1. A program that alternates the blocking and the
+ * non-blocking call (OSU's osu_ibarrier: MPI_Ibarrier, then MPI_Barrier)
+ * keeps both. */
+static int memo_index(const coll_args *a, int request)
+{
+    const int i = coll_slot(a->coll);
+    return i < 0 ? -1 : 2 * i + !!request;
+}
+
+static call_memo *memo_of(const comm_state *st, const coll_args *a, const call_mode *mode)
+{
+    call_memo *mm = st->memo[memo_index(a, mode && mode->req)];
+    if (!mm || !mm->valid || mm->epoch != st->memo_epoch || !same_call(&mm->a, a) ||
+        !memo_counts(mm, st, a, 0))
+        return NULL;
+    return mm;
+}
+
 /* The kept call that a is again (call_memo), in the same form (mode; NULL:
  * either), with its communicator's state in *stp: the same arguments, all
  * of them fixed objects or addresses, give the same checks, choice, plan
@@ -136,25 +155,26 @@ static int coll_slot(const coll_desc *c)
 static call_memo *memo_hit(const coll_args *a, const call_mode *mode, comm_state **stp)
 {
     comm_state *st = mode ? mode->st : NULL;
-    const int i = coll_slot(a->coll);
-    if ((mode && mode->req && mode->persistent) || i < 0 || !auto_spec(a->spec) ||
-        a->comm == MPI_COMM_NULL ||
+    if ((mode && mode->req && mode->persistent) || coll_slot(a->coll) < 0 ||
+        !auto_spec(a->spec) || a->comm == MPI_COMM_NULL ||
         (!st && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)))
         return NULL;
-    call_memo *mm = st->memo[i];
-    if (!mm || !mm->valid || mm->epoch != st->memo_epoch ||
-        (mode && mm->request != (mode->req != NULL)) || !same_call(&mm->a, a) ||
-        !memo_counts(mm, st, a, 0))
-        return NULL;
-    *stp = st;
+    req_t *some = NULL;
+    const call_mode request = { .req = &some };
+    call_memo *mm = memo_of(st, a, mode);
+    if (!mm && !mode)
+        mm = memo_of(st, a, &request);
+    if (mm)
+        *stp = st;
     return mm;
 }
 
-/* Before a call that is not its collective's last one again: that one is
- * forgotten, and this one armed, if it fits, for call_launch to keep. */
+/* Before a call that is not its collective's last one again in its form:
+ * that one is forgotten, and this one armed, if it fits, for call_launch
+ * to keep. */
 static void memo_arm(comm_state *st, const coll_args *a, const call_mode *mode)
 {
-    const int i = coll_slot(a->coll);
+    const int i = memo_index(a, mode->req != NULL);
     st->armed = NULL;
     if (i < 0)
         return;
@@ -256,7 +276,7 @@ int coll_run(const coll_args *a, const call_mode *mode)
 out:
     if (st) {
         st->armed = NULL;
-        const int i = coll_slot(a->coll);
+        const int i = memo_index(a, mode->req != NULL);
         if (rc != MPI_SUCCESS && i >= 0 && st->memo[i])
             st->memo[i]->valid = 0;
     }
