@@ -333,13 +333,15 @@ static int request_call(const coll_args *a, int persistent, MPI_Request *request
 {
     *rc = MPI_SUCCESS;
     pthread_once(&once, read_env);
-    /* its last call again, and the library's then: the library's request */
+    /* its last call again: the library's request if the library's then,
+     * else mpicoll's (no need to route it) */
     call_mode m = { .req = NULL, .persistent = persistent, .done = done_fn, .lib_direct = 1 };
     mpicoll_request none;
     m.req = &none;
-    if (!persistent && !disabled && coll_again_lib(a, &m))
+    const int again = !persistent && !disabled ? coll_again_kind(a, &m) : 0;
+    if (again == 2)
         return 0;
-    const int how = route(a, rc);
+    const int how = again == 1 ? OURS : route(a, rc);
     if (how == NATIVE)
         return 0;
     if (how == FAILED)

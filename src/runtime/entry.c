@@ -224,15 +224,17 @@ int coll_again(const coll_args *a, const call_mode *mode, int *rc)
     return 1;
 }
 
-int coll_again_lib(const coll_args *a, const call_mode *mode)
+int coll_again_kind(const coll_args *a, const call_mode *mode)
 {
     comm_state *st;
     const call_memo *mm = memo_hit(a, mode, &st);
-    if (!mm || !mm->native)
+    if (!mm)
         return 0;
+    if (!mm->native)
+        return 1;
     st->last_algo = mm->algo;
     memcpy(st->last_params, mm->params, sizeof st->last_params);
-    return 1;
+    return 2;
 }
 
 int coll_run(const coll_args *a, const call_mode *mode)

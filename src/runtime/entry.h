@@ -80,11 +80,13 @@ int coll_takes(const coll_args *a, int quiet);
  * coll_takes, whose answer it implies. */
 int coll_again(const coll_args *a, const call_mode *mode, int *rc);
 
-/* 1 when coll_again would return 2 (nothing else done): for a front end
- * that must prepare its request before coll_again may start one (the
- * preload library's generalized request), and starts the library's own
- * itself (call_mode.lib_direct). */
-int coll_again_lib(const coll_args *a, const call_mode *mode);
+/* What coll_again would return, nothing else done (the choice restored
+ * for mpicoll_last_choice when 2): for a front end that must prepare its
+ * request before coll_again may start one (the preload library's
+ * generalized request), and starts the library's own itself
+ * (call_mode.lib_direct). 1 also says mpicoll takes the call (as
+ * coll_takes would). */
+int coll_again_kind(const coll_args *a, const call_mode *mode);
 
 /* The blocks of counts[r] elements at displs[r] (elements of a type of
  * view cv, p of them) in bytes: count[r], and displ[r] from the lowest
