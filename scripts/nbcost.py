@@ -55,7 +55,13 @@ def main():
     ap.add_argument("--mpich", metavar="BUILD", help="under MPICH, with this build's preload library")
     ap.add_argument("--colls", default="allreduce,bcast",
                     help="collectives, comma-separated, or all (the 16)")
+    ap.add_argument("--summarize", nargs="+", metavar="OUTPUT",
+                    help="no run: from saved --colls outputs (back to back, then --osu), a "
+                         "row per collective of each front end's medians / the library's")
     args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return
     build = os.path.abspath(args.mpich or args.build)
     here = os.path.dirname(os.path.abspath(__file__))
     tmp = tempfile.mkdtemp()
@@ -140,6 +146,33 @@ def long_table(runs, fronts, colls):
                     rel = ["%.2f" % med(rb), "%.2f" % max(rb), "%.2f" % med(rn), "%.2f" % max(rn)]
                 print("| %s | %d | %s | %.2f | %s | %s | %.2f | %s | %s | %.2f |"
                       % (coll, np, f, med(b), rel[0], rel[1], med(n), rel[2], rel[3], med(r)))
+
+
+def summarize(paths):
+    """a row per collective and rank count: each front end's median ratio to
+    the library's, blocking and non-blocking, in each saved output"""
+    tables = []
+    for path in paths:
+        rows = {}
+        for line in open(path):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 10 and cells[1].isdigit() and cells[2] != "library":
+                rows[(cells[0], int(cells[1]), cells[2])] = (cells[4], cells[7])
+        tables.append(rows)
+    fronts = list(dict.fromkeys(f for _, _, f in tables[0]))
+    head = ["collective", "ranks"]
+    for f in fronts:
+        for path in paths:
+            tag = "OSU" if "osu" in os.path.basename(path) else "b2b"
+            head += ["%s blocking %s" % (f, tag), "%s nb %s" % (f, tag)]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for coll, np in dict.fromkeys((c, n) for c, n, _ in tables[0]):
+        cells = [coll, str(np)]
+        for f in fronts:
+            for rows in tables:
+                cells += list(rows[(coll, np, f)])
+        print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
