@@ -91,15 +91,16 @@ asan() {
   # libmpicoll_preload.so, which links the ASan runtime, first.
   export ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1:verify_asan_link_order=0
   export LSAN_OPTIONS=suppressions=$PWD/tests/robust/lsan.supp:print_suppressions=0
-  # nonblocking.*, preload.requests.*: their allocation counter replaces
-  # malloc, which ASan owns;
+  # nonblocking.*, preload.requests.*, component.requests.*: their
+  # allocation counter replaces malloc, which ASan owns;
   # robust.errors.fatal: an abort, no sanitizer report possible, and under
   # ASan Open MPI's mpirun often loses the abort message (3 tries of 3
   # once); build/ runs it; preload.fortran.*.persistent: its reference
   # run, Open MPI's own persistent collectives (MPIX_<Name>_init, libnbc),
   # leaks their schedules
   local select="np[34]$|^robust|^preload|^unit"
-  local skip="\.(nb|persistent)\.(quick\.)?np4$|^nonblocking|^preload\.requests|^check|^robust\.errors\.fatal"
+  local skip="\.(nb|persistent)\.(quick\.)?np4$|^nonblocking|^(preload|component)\.requests|^check"
+  skip="$skip|^robust\.errors\.fatal"
   skip="$skip|^preload\.fortran\..*\.persistent$"
   if [ $ci = 1 ]; then
     # the persistent sweeps are left to build/ (every algorithm) and to
