@@ -15,7 +15,9 @@ Open MPI's mpirun, launch after launch, turn by turn: the library alone,
 with mpicoll's coll component (mca_coll_mpicoll.so in BUILD) and with the
 preload library (libmpicoll_preload.so in BUILD). With --mpich BUILD:
 under MPICH (mpicc.mpich, mpiexec.mpich), the library alone and the
-preload library of that MPICH build. Prints the CPU (lscpu's model name)
+preload library of that MPICH build (ranks at most the cores: MPICH's
+blocking collectives spin, and on two ranks a core the library alone
+takes milliseconds a call). Prints the CPU (lscpu's model name)
 and markdown rows: for allreduce and bcast (the default), one per front
 end and rank count, the blocking and the non-blocking calls' times
 (median over the launches of each launch's median) and their ratio
