@@ -34,7 +34,8 @@
 # pass22-radix (the radix forms the rules choose at 8 B and 1 KiB, on the
 # same platforms), pass22-big (1 MiB at 256 ranks, the algorithms that
 # win near it), pass22-hier (the hierarchical algorithms), pass22-auto
-# (auto under the rules with rpn=), or all. Each NAME
+# (auto under the rules with rpn=), pass23-builtins (SimGrid's built-ins
+# beside auto at 64 ranks on the same platforms), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -187,6 +188,11 @@ runs() {
         NP=${N#*-np}; NP=${NP%-auto}; M=8,1K,64K,1M
         [ "$NP" = 64 ] || M=8,1K,64K
         echo "$C --np $NP --platform $P -m $M -a auto --builtins none --timeout 900" ;;
+    # pass 23: SimGrid's built-ins (its smp_* among them, and those of Open
+    # MPI, MPICH and MVAPICH it has) beside auto at 64 ranks
+    multicore/*-np*-builtins) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-builtins}
+        echo "$C --np $NP --platform $P -m 8,1K,64K,1M -a auto --builtins all --timeout 900" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
         case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
@@ -614,7 +620,12 @@ group() {
                     echo multicore/$c-$p-np256-auto
                 done
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto; do group $c; done ;;
+    pass23-builtins) for c in allreduce bcast allgather reduce alltoall reduce_scatter_block; do
+                for p in flat8 fattree8 multicore fattree16 cluster8; do
+                    echo multicore/$c-$p-np64-builtins
+                done
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins; do group $c; done ;;
     *) return 1 ;;
     esac
 }
