@@ -100,6 +100,7 @@ void plan_publish(plan *pl, size_t off)
     plan_op op = { .kind = OP_PUBLISH, .buf = BUF_SHM, .dst_buf = BUF_SHM, .peer = -1,
                    .off = off, .dst_off = off, .bytes = PLAN_PUB_BYTES };
     push(pl, &op);
+    pl->npubs += !pl->err;
 }
 
 void plan_pull(plan *pl, int peer, size_t pub, int src_buf, size_t src_off, int dst_buf,

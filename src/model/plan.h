@@ -130,6 +130,7 @@ typedef struct plan {
     size_t max_msgs;        /* most sends + receives in one round */
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     size_t npulls;          /* plan_pull operations */
+    size_t npubs;           /* plan_publish operations: peers read this rank's buffers */
     int err;                /* sticky: an allocation failed while building */
     const int *group;       /* NULL, or the ranks that peers name (plan_group) */
 } plan;

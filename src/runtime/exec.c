@@ -293,6 +293,31 @@ static int barrier(exec_state *x, int blocking)
     return 1;
 }
 
+/* Whether the round may begin: one that begins with a node barrier once
+ * that is passed; the first of a call once the barrier an earlier call on
+ * the channel left (shm_left) is, since the call may write the copy of
+ * the segment that barrier guards; any other at once. */
+static int may_begin(exec_state *x, int blocking)
+{
+    if (x->pl->rounds[x->round].sync)
+        return barrier(x, blocking);
+    if (x->round == 0 && x->shm && shm_left(x->shm)) {
+        x->arrived = 1;     /* there already */
+        return barrier(x, blocking);
+    }
+    return 1;
+}
+
+/* Whether the round is the plan's last and only a node barrier, which the
+ * call may leave unpassed (shm_leave): nothing of it follows on this
+ * rank, and no peer reads this rank's buffers (plan_publish: the single
+ * copy, whose last barrier keeps its owner from returning too early). */
+static int may_leave(const exec_state *x)
+{
+    const plan_round *r = &x->pl->rounds[x->round];
+    return x->round + 1 == x->pl->nrounds && r->sync && r->nops == 0 && !x->pl->npubs;
+}
+
 int exec_progress(exec_state *x, int blocking, int *done)
 {
     int rc = MPI_SUCCESS, flag = 0, passed;
@@ -303,8 +328,16 @@ int exec_progress(exec_state *x, int blocking, int *done)
     if (x->pl->shm_bytes && !x->shm)
         return MPI_ERR_INTERN;
     while (x->round < x->pl->nrounds) {
+        if (may_leave(x)) {
+            if (!x->arrived)
+                shm_arrive(x->shm);
+            shm_leave(x->shm);
+            x->round++;
+            x->arrived = 0;
+            break;
+        }
         t0 = ph ? PMPI_Wtime() : 0;
-        passed = x->posted || !x->pl->rounds[x->round].sync || barrier(x, blocking);
+        passed = x->posted || may_begin(x, blocking);
         if (passed && !x->posted)
             CHECK(post_round(x));
         if (passed)

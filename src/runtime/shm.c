@@ -72,6 +72,7 @@ struct shm_chan {
     int polls;                  /* of the barrier under way, by shm_spin_more */
     uint64_t gen;               /* barriers begun */
     int next;                   /* the first flag not yet seen at gen */
+    int left;                   /* gen was arrived at and left unpassed (shm_leave) */
     int parity;
     unsigned issued;            /* a pool's channel: requests given it (their tickets) */
     atomic_uint turn;           /* the ticket whose turn it is: requests done with it */
@@ -162,6 +163,7 @@ static int window_make(shm_state *st, window *w, shm_chan *chans, int n, size_t 
         c->spin = spin_polls(st->q);
         c->gen = 0;
         c->next = 0;
+        c->left = 0;
         c->parity = 0;
         c->issued = 0;
         atomic_store_explicit(&c->turn, 0, memory_order_relaxed);
@@ -588,6 +590,7 @@ void shm_arrive(shm_chan *c)
 {
     c->gen++;
     c->next = 0;
+    c->left = 0;    /* passing this barrier passes the one left */
     c->polls = 0;
     PMPI_Win_sync(c->win);      /* this rank's stores to the segment before its flag */
     atomic_store_explicit(flag(c, c->me), c->gen, memory_order_release);
@@ -600,7 +603,18 @@ int shm_passed(shm_chan *c)
             return 0;
     PMPI_Win_sync(c->win);      /* the others' stores, before this rank's loads */
     SEGMENT_WRITTEN(c->seg, 2 * c->half);
+    c->left = 0;
     return 1;
+}
+
+void shm_leave(shm_chan *c)
+{
+    c->left = 1;
+}
+
+int shm_left(const shm_chan *c)
+{
+    return c->left;
 }
 
 int shm_spin_more(shm_chan *c)

@@ -151,5 +151,14 @@ void shm_wait(shm_chan *c);
  * request's step tells the MPI library's progress loop (which yields when
  * idle, with Open MPI's mpi_yield_when_idle) through request_progress. */
 int shm_spin_more(shm_chan *c);
+/* A call that has nothing left to do after its last barrier (the root of
+ * a two-copy bcast, the others of a reduce) arrives there and leaves
+ * (shm_leave) without waiting for the others: the barrier only guards the
+ * copy of the segment that the channel's call after the next writes. The
+ * channel's next call, before its first round, passes the barrier left
+ * (shm_left: one was left), unless that round begins with a barrier of
+ * its own, whose passing passes the one left. */
+void shm_leave(shm_chan *c);
+int shm_left(const shm_chan *c);
 
 #endif

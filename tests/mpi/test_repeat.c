@@ -20,6 +20,14 @@
  *    and non-blocking, made again with the same arrays of counts and
  *    displacements holding other values (a call is kept with what its
  *    arrays held): each call must use what they hold at that call;
+ *  ahead: a rank with nothing after its last node barrier (a two-copy
+ *    bcast's root, a reduce's other ranks) returns without waiting there
+ *    (shm_leave), and its next call passes that barrier before it
+ *    writes the node's segment. Back to back, with the ranks it is
+ *    ahead of late now and then, each call must still deliver its own
+ *    data; with the single copy (cma=1, the others read the root's
+ *    buffer) the root must not return before they have read it (it
+ *    overwrites its buffer as soon as it returns);
  *  choices (the argument "choices", with tests/mpi/repeat_counts.rules):
  *    a reduce_scatter made again with the same array holding larger
  *    counts must be chosen again by its new size (mpicoll_last_choice).
@@ -183,6 +191,50 @@ static void requests(void)
     }
 }
 
+/* Busy for us microseconds. */
+static void late(double us)
+{
+    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < us * 1e-6;)
+        ;
+}
+
+static void ahead(void)
+{
+    enum { M = 4096 };
+    static int b[M], in[M], out[M];
+    const char *bcasts[] = { "shm", "shm:cma=1,cma_min=0" };
+    for (int s = 0; s < 2; s++)
+        for (int round = 0; round < 300; round++) {
+            for (int i = 0; i < M; i++)
+                b[i] = me == 0 ? round * 3 + i : -1;
+            if (me != 0 && round % 7 == 0)
+                late(200);
+            mpicoll_bcast_with(bcasts[s], b, M, MPI_INT, 0, MPI_COMM_WORLD);
+            for (int i = 0; i < M; i++) {
+                if (me == 0)
+                    b[i] = -2;     /* the root's buffer, reused at once */
+                else if (b[i] != round * 3 + i) {
+                    CHECK(0, "ahead: bcast %s round %d [%d]: %d", bcasts[s], round, i, b[i]);
+                    break;
+                }
+            }
+        }
+    for (int round = 0; round < 300; round++) {
+        fill(in, M, round);
+        if (me == 0 && round % 7 == 0)
+            late(200);
+        mpicoll_reduce_with("shm", in, out, M, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        for (int i = 0; i < M; i++)
+            in[i] = -1;             /* a send buffer, reused at once */
+        if (me == 0)
+            for (int i = 0; i < M; i++)
+                if (out[i] != np * (np + 1) / 2 * (round + i)) {
+                    CHECK(0, "ahead: reduce round %d [%d]: %d", round, i, out[i]);
+                    break;
+                }
+    }
+}
+
 /* Round k's counts: rank r's block (r + k) % 3 + 1 ints; the blocks in
  * rank order when k is even, in reverse rank order when odd. Returns the
  * total. */
@@ -338,6 +390,7 @@ int main(int argc, char **argv)
     handles();
     requests();
     counts();
+    ahead();
 end:;
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
