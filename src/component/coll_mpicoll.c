@@ -227,8 +227,6 @@ static int init_query(bool enable_progress_threads, bool enable_mpi_threads)
 typedef struct mpicoll_ompi_request {
     ompi_coll_base_nbc_request_t super;
     mpicoll_request inner;      /* the runtime's request */
-    int at_start;               /* inside its call (request_call): a completion is kept */
-    int early, early_rc;        /* in early and early_rc, not told to Open MPI */
     struct mpicoll_ompi_request *next;  /* in the free list */
 } mpicoll_ompi_request;
 
@@ -243,6 +241,12 @@ static void request_construct(mpicoll_ompi_request *r)
     q->req_start = request_start_fn;
     q->req_free = request_free_fn;
     q->req_cancel = request_cancel_fn;
+    /* a collective's status (ompi_request_construct leaves it unset, and
+     * MPI_Wait copies it out): no source, tag or elements, not cancelled */
+    q->req_status.MPI_SOURCE = MPI_ANY_SOURCE;
+    q->req_status.MPI_TAG = MPI_ANY_TAG;
+    q->req_status._ucount = 0;
+    q->req_status._cancelled = 0;
     r->inner = MPICOLL_REQUEST_NULL;
 }
 
@@ -307,11 +311,6 @@ static void request_put(mpicoll_ompi_request *r)
 static void request_done(void *arg, int rc)
 {
     mpicoll_ompi_request *r = arg;
-    if (r->at_start) {
-        r->early = 1;
-        r->early_rc = rc;
-        return;
-    }
     ompi_request_t *q = &r->super.super;
     q->req_status.MPI_ERROR = rc;
     ompi_request_complete(q, true);
@@ -407,47 +406,85 @@ typedef struct mpicoll_module {
 
 static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc);
 
-/* The call a as a request in *out: started, or (persistent) inactive
- * until MPI_Start. Returns 0 when it goes to the library instead (ours).
- * A non-blocking call that its start completed (the same call again on a
- * node whose ranks are there: its first step did it all) gives
- * done_request, its own released at once. Not with threads, where another
- * thread's progress may complete the request while its call is under
- * way. */
-static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
-                        ompi_request_t **out, int *rc)
+/* An Open MPI request for the runtime's request inner, which its start
+ * completed (with the code rc) or not (done 0). */
+static mpicoll_ompi_request *request_wrap(const coll_args *a, int persistent,
+                                          mpicoll_request inner, int done, int rc)
 {
     mpicoll_ompi_request *r = request_get();
-    if (!r) {
-        *rc = MPI_ERR_NO_MEM;
-        return 1;
-    }
+    if (!r)
+        return NULL;
     ompi_request_t *q = &r->super.super;
     OMPI_REQUEST_INIT(q, persistent);
     q->req_mpi_object.comm = a->comm;
     if (!persistent)
-        request_activate(q);    /* before the runtime can complete it */
-    r->at_start = !persistent && !request_threaded();
-    r->early = 0;
-    call_mode m = { .req = &r->inner, .persistent = persistent, .done = request_done, .st = mod->st,
-                    .done_arg = r, .lib_direct = 1 };
-    const int taken = ours(a, &m, mod, rc);
-    r->at_start = 0;
-    if (taken && *rc == MPI_SUCCESS) {
-        if (r->early && r->early_rc == MPI_SUCCESS) {
-            request_release(r->inner);
-            r->inner = MPICOLL_REQUEST_NULL;
-            request_put(r);
-            *out = &done_request;
+        request_activate(q);
+    r->inner = inner;
+    if (done)
+        request_done(r, rc);
+    return r;
+}
+
+/* A start's completion, kept until its call returns. */
+typedef struct started {
+    int done, rc;
+} started;
+
+static void started_done(void *arg, int rc)
+{
+    started *s = arg;
+    s->done = 1;
+    s->rc = rc;
+}
+
+/* The call a as a request in *out: started, or (persistent) inactive
+ * until MPI_Start. Returns 0 when it goes to the library instead (ours).
+ * A non-blocking call starts before its Open MPI request is made: one
+ * that its start completed (the same call again on a node whose ranks are
+ * there: its first step did it all) gives done_request, its own released
+ * at once. With threads, where another thread's progress may complete the
+ * runtime's request while its call is under way, and for persistent
+ * calls, the Open MPI request comes first. */
+static int request_call(const coll_args *a, int persistent, mpicoll_module *mod,
+                        ompi_request_t **out, int *rc)
+{
+    mpicoll_request inner = MPICOLL_REQUEST_NULL;
+    call_mode m = { .req = &inner, .persistent = persistent, .st = mod->st, .lib_direct = 1 };
+    mpicoll_ompi_request *r = NULL;
+    started s = { 0, MPI_SUCCESS };
+    if (persistent || request_threaded()) {
+        if (!(r = request_wrap(a, persistent, MPICOLL_REQUEST_NULL, 0, MPI_SUCCESS))) {
+            *rc = MPI_ERR_NO_MEM;
             return 1;
         }
-        if (r->early)
-            request_done(r, r->early_rc);
-        *out = q;
+        m.req = &r->inner;
+        m.done = request_done;
+        m.done_arg = r;
+    } else {
+        m.done = started_done;
+        m.done_arg = &s;
+    }
+    const int taken = ours(a, &m, mod, rc);
+    if (!taken || *rc != MPI_SUCCESS) {
+        if (r)
+            request_put(r);
+        return taken;
+    }
+    if (!r && !(s.done && s.rc == MPI_SUCCESS) && (r = request_wrap(a, 0, inner, s.done, s.rc))) {
+        if (!s.done)
+            request_set_done(inner, request_done, r);
+    } else if (!r) {
+        /* done, or no memory for Open MPI's request: the call is waited
+         * for here, and a failure returned */
+        *rc = s.done ? s.rc : request_complete(&inner);
+        if (s.done)
+            request_release(inner);
+        if (*rc == MPI_SUCCESS)
+            *out = &done_request;
         return 1;
     }
-    request_put(r);
-    return taken;
+    *out = &r->super.super;
+    return 1;
 }
 
 /* ---- the module ------------------------------------------------------------- */

@@ -149,6 +149,10 @@ int request_new(const call_mode *m);
  * raises. */
 int request_start(req_t *r);
 void request_release(req_t *r);
+/* The completion of an active request given to another (a front end that
+ * makes its own request once the start has not completed it). Without
+ * threads only: no progress may complete it meanwhile. */
+void request_set_done(req_t *r, req_done_fn done, void *done_arg);
 int request_progress(int *rc);
 
 /* Waits for a request and releases it (unless persistent); no error

@@ -901,6 +901,12 @@ void request_release(req_t *r)
     release(r);
 }
 
+void request_set_done(req_t *r, req_done_fn done, void *done_arg)
+{
+    r->done_fn = done;
+    r->done_arg = done_arg;
+}
+
 int mpicoll_request_free(mpicoll_request *req)
 {
     if (!req)
