@@ -17,7 +17,7 @@ int api_call(const coll_args *a, mpicoll_request *request, api_kind kind)
     return coll_entry(a, &mode);
 }
 
-static _Thread_local const char *thread_spec;
+static RUNTIME_TLS const char *thread_spec;
 
 void api_thread_spec_set(const char *spec) { thread_spec = spec; }
 const char *api_thread_spec(void) { return thread_spec; }

@@ -34,7 +34,8 @@ extern const char COLL_CAT(COLL_CAT(mpicoll, COLL), rules)[];
 
 /* env: "MPICOLL_<C>"; tag: the tag of its traffic */
 #define COLL_TABLE_FIELDS(env_, tag_)                                                  \
-    .name = COLL_STR(COLL), .env = env_, .tag = tag_, .algos = algos,                  \
+    .name = COLL_STR(COLL), .index = COLL_CAT(coll_index, COLL), .env = env_, .tag = tag_, \
+    .algos = algos,                                                                    \
     .nalgos = (int)(sizeof algos / sizeof algos[0]),                                   \
     .builtin_rules = COLL_CAT(COLL_CAT(mpicoll, COLL), rules)
 

@@ -85,14 +85,6 @@ static void keep_warning(const char *msg)
     snprintf(cfg_warnings + n, sizeof cfg_warnings - n, "mpicoll: warning: %s\n", msg);
 }
 
-static int coll_index(const coll_desc *c)
-{
-    for (int i = 0; mpicoll_colls[i]; i++)
-        if (mpicoll_colls[i] == c)
-            return i;
-    return -1;
-}
-
 static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -358,7 +350,7 @@ static void load_config(void)
 enum select_mode select_nb(const coll_desc *c)
 {
     pthread_once(&cfg_once, load_config);
-    int i = coll_index(c);
+    int i = c->index;
     return cfg.mode ? cfg.mode : i >= 0 && cfg.nb[i] ? SELECT_MODE_NB : SELECT_MODE_BLOCKING;
 }
 
@@ -430,7 +422,7 @@ int coll_algo_applies(const coll_algo *a, const call_info *ci)
 
 static void warn_once(const coll_desc *c, const coll_algo *a, const char *msg)
 {
-    int ci = coll_index(c), ai = (int)(a - c->algos);
+    int ci = c->index, ai = (int)(a - c->algos);
     pthread_mutex_lock(&log_lock);
     if (ci >= 0 && ai < 64 && !warned[ci][ai]) {
         warned[ci][ai] = 1;
@@ -492,7 +484,7 @@ static int apply_fallback(const coll_desc *c, int forced, const call_info *ci, c
 int select_needs_nodes(const coll_desc *c)
 {
     pthread_once(&cfg_once, load_config);
-    int i = coll_index(c);
+    int i = c->index;
     return i >= 0 && cfg.needs_nodes[i];
 }
 
@@ -549,7 +541,7 @@ int select_choose(const coll_desc *c, const char *spec, int use_env, const call_
     const int p = ci->p, nnodes = ci->nnodes;
     const size_t bytes = ci->bytes;
     pthread_once(&cfg_once, load_config);
-    int cx = coll_index(c);
+    int cx = c->index;
     ch->algo = NULL;
     ch->by = NULL;
     ch->line = 0;

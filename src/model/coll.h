@@ -89,6 +89,7 @@ enum { COUNTS_NONE, COUNTS_ANYWHERE, COUNTS_RANK_ORDER, COUNTS_MATRIX };
 
 typedef struct coll_desc {
     const char *name;           /* "allgather" */
+    int index;                  /* its place in the list (mpicoll_colls[index]) */
     const char *env;            /* "MPICOLL_ALLGATHER" */
     int tag;                    /* tag of its traffic on the private communicator */
     const coll_algo *algos;
@@ -141,10 +142,11 @@ typedef struct coll_desc {
 MPICOLL_COLLECTIVES(MPICOLL_DESC_)
 #undef MPICOLL_DESC_
 
-/* The number of collectives. */
-#define MPICOLL_ONE_(name, Name, family) +1
-enum { NCOLLS = 0 MPICOLL_COLLECTIVES(MPICOLL_ONE_) };
-#undef MPICOLL_ONE_
+/* Each collective's place in the list (coll_desc.index: coll_index_<name>),
+ * and their number. */
+#define MPICOLL_INDEX_(name, Name, family) coll_index_##name,
+enum { MPICOLL_COLLECTIVES(MPICOLL_INDEX_) NCOLLS };
+#undef MPICOLL_INDEX_
 
 /* All collectives mpicoll knows (MPICOLL_COLLECTIVES's order, then NULL),
  * and lookups by name. */

@@ -160,7 +160,7 @@ out:
     return rc;
 }
 
-static _Thread_local int busy;
+static RUNTIME_TLS int busy;
 
 void runtime_enter(void) { busy++; }
 void runtime_leave(void) { busy--; }

@@ -110,6 +110,17 @@ void runtime_enter(void);
 void runtime_leave(void);
 int runtime_busy(void);
 
+/* A thread's variable of the runtime's, read in every call: the initial
+ * exec model (an offset from the thread pointer, no __tls_get_addr call),
+ * which a library loaded by dlopen (the Open MPI component's) takes from
+ * the static TLS the loader keeps spare: the runtime's are a few words.
+ * Not under SMPI, which loads a copy of the program per rank. */
+#ifdef SMPI_H
+#define RUNTIME_TLS _Thread_local
+#else
+#define RUNTIME_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#endif
+
 /* Collective over comm: MPI_SUCCESS when every rank has the same
  * settings (select_settings, MPICOLL_RANKS_PER_NODE, and `disabled`: the
  * preload library's MPICOLL_DISABLE); else MPI_ERR_ARG on every rank, and

@@ -29,12 +29,10 @@
 
 static const entry_path *path_of(const coll_desc *c)
 {
-#define PATH_OF_(name, Name, family) \
-    if (c == &name##_desc)           \
-        return &ENTRY_PATH_##family;
-    MPICOLL_COLLECTIVES(PATH_OF_)
+#define PATH_OF_(name, Name, family) &ENTRY_PATH_##family,
+    static const entry_path *const paths[NCOLLS] = { MPICOLL_COLLECTIVES(PATH_OF_) };
 #undef PATH_OF_
-    return NULL;
+    return c && c->index >= 0 && c->index < NCOLLS ? paths[c->index] : NULL;
 }
 
 /* ---- the same call again ------------------------------------------------ */
@@ -116,27 +114,13 @@ static int same_call(const coll_args *x, const coll_args *y)
            x->op == y->op && x->root == y->root && x->comm == y->comm;
 }
 
-/* The index of a collective in the list (its memo's). */
-static int coll_slot(const coll_desc *c)
-{
-    int i = 0;
-#define SLOT_OF_(name, Name, family) \
-    if (c == &name##_desc)           \
-        return i;                    \
-    i++;
-    MPICOLL_COLLECTIVES(SLOT_OF_)
-#undef SLOT_OF_
-    return -1;
-}
-
 /* The slot of a's collective's memo of the form (a request or not) in a
  * state's memo[], or -1. A program that alternates the blocking and the
  * non-blocking call (OSU's osu_ibarrier: MPI_Ibarrier, then MPI_Barrier)
  * keeps both. */
 static int memo_index(const coll_args *a, int request)
 {
-    const int i = coll_slot(a->coll);
-    return i < 0 ? -1 : 2 * i + !!request;
+    return 2 * a->coll->index + !!request;
 }
 
 static call_memo *memo_of(const comm_state *st, const coll_args *a, const call_mode *mode)
@@ -155,8 +139,7 @@ static call_memo *memo_of(const comm_state *st, const coll_args *a, const call_m
 static call_memo *memo_hit(const coll_args *a, const call_mode *mode, comm_state **stp)
 {
     comm_state *st = mode ? mode->st : NULL;
-    if ((mode && mode->req && mode->persistent) || coll_slot(a->coll) < 0 ||
-        !auto_spec(a->spec) || a->comm == MPI_COMM_NULL ||
+    if ((mode && mode->req && mode->persistent) || !auto_spec(a->spec) || a->comm == MPI_COMM_NULL ||
         (!st && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st)))
         return NULL;
     req_t *some = NULL;
@@ -176,8 +159,6 @@ static void memo_arm(comm_state *st, const coll_args *a, const call_mode *mode)
 {
     const int i = memo_index(a, mode->req != NULL);
     st->armed = NULL;
-    if (i < 0)
-        return;
     if (st->memo[i]) {
         st->memo[i]->valid = 0;
         call_memo_unpark(st->memo[i], st);

@@ -223,8 +223,8 @@ int call_empty(const call_mode *m, comm_state *st, const coll_desc *c)
  * again and again allocates nothing); freed when the thread ends (the
  * key's destructor runs in the ending thread, which still sees its own
  * `spare`), and the main thread's at MPI_Finalize (request_spare_free). */
-static _Thread_local req_t *spare;
-static _Thread_local int spare_watched;     /* the key is set in this thread */
+static RUNTIME_TLS req_t *spare;
+static RUNTIME_TLS int spare_watched;     /* the key is set in this thread */
 static pthread_key_t spare_key;
 static int spare_key_ok;
 static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
@@ -921,7 +921,7 @@ int mpicoll_request_free(mpicoll_request *req)
 /* set while this thread advances the active requests: a step that enters
  * the MPI library's progress (a test of the messages) may come back here
  * through a front end's progress callback */
-static _Thread_local int progressing_tls;
+static RUNTIME_TLS int progressing_tls;
 static int progressing_one;     /* the same, without threads (a plain global is cheaper) */
 
 int request_progress(int *rc_out)
