@@ -16,9 +16,9 @@
  *          libraries' shared-memory transports.
  * Steps:   n barriers, n = 1 when the buffer fits the segment, else
  *          ceil(bytes / (segment / 2)). Single copy: 2 barriers. The
- *          root arrives at the last barrier and returns (shm_leave: its
- *          next call on the node waits there before it copies in), so
- *          calls back to back overlap by one. Not with the single copy,
+ *          root arrives at the last barrier, tests it once and returns
+ *          (shm_leave: its next call on the node waits there before it
+ *          copies in), so calls back to back overlap by one. Not with the single copy,
  *          where the others read the root's buffer until that barrier.
  * Cost:    n·β_sync + bytes·μ at the root and at each other rank. Single
  *          copy: 2·β_sync + σ + bytes·μ at each other rank (σ: a system
