@@ -11,9 +11,9 @@
  * Paper:   as allreduce shm (Graham & Shipman, EuroPVM/MPI 2008): the
  *          reduction is spread over all ranks, not done by the root alone.
  * Steps:   1 barrier up to 8 KiB; else n + 1 barriers (n chunks). The
- *          ranks other than the root arrive at the last barrier and
- *          return (shm_leave: their next call on the node waits there
- *          before it copies in).
+ *          ranks other than the root arrive at the last barrier, test
+ *          it once and return (shm_leave: their next call on the node
+ *          waits there before it copies in).
  * Cost:    per rank: ((p - 1)/p)·vector copied in, vector/p·(p - 1)·γ;
  *          the root copies the vector out.
  * Limits:  one node; ranks that share memory (R_SHM). Any operation:
