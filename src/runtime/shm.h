@@ -152,9 +152,10 @@ void shm_wait(shm_chan *c);
  * idle, with Open MPI's mpi_yield_when_idle) through request_progress. */
 int shm_spin_more(shm_chan *c);
 /* A call that has nothing left to do after its last barrier (the root of
- * a two-copy bcast, the others of a reduce) arrives there and leaves
- * (shm_leave) without waiting for the others: the barrier only guards the
- * copy of the segment that the channel's call after the next writes. The
+ * a two-copy bcast, the others of a reduce) arrives there, tests it once
+ * and, not passed, leaves it (shm_leave) without waiting for the others:
+ * the barrier only guards the copy of the segment that the channel's next
+ * call writes (the one the call before this one used). The
  * channel's next call, before its first round, passes the barrier left
  * (shm_left: one was left), unless that round begins with a barrier of
  * its own, whose passing passes the one left. */
