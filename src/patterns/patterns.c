@@ -35,6 +35,35 @@ void pat_bcast_knomial_round(plan *pl, int p, int rank, int root, int k, int j, 
     }
 }
 
+int pat_binary_rounds(int p)
+{
+    int j = 0;
+    for (long long d = 2; d <= p; d *= 2)
+        j++;
+    return j;
+}
+
+/* The depth of relative rank v in the heap-ordered binary tree. */
+static int binary_depth(int v)
+{
+    int j = 0;
+    for (long long d = 2; d <= (long long)v + 1; d *= 2)
+        j++;
+    return j;
+}
+
+void pat_bcast_binary_round(plan *pl, int p, int rank, int root, int j, int buf, size_t off,
+                            size_t bytes)
+{
+    const int rel = pat_mod(rank - root, p), depth = binary_depth(rel);
+    if (depth == j) {
+        for (long long c = 2LL * rel + 1; c <= 2LL * rel + 2 && c < p; c++)
+            plan_send(pl, buf, off, bytes, pat_mod(root + (int)c, p));
+    } else if (depth == j + 1) {
+        plan_recv(pl, buf, off, bytes, pat_mod(root + (rel - 1) / 2, p));
+    }
+}
+
 void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
                        size_t bytes)
 {

@@ -37,6 +37,18 @@ int pat_knomial_rounds(int p, int k);
 void pat_bcast_knomial_round(plan *pl, int p, int rank, int root, int k, int j, int buf,
                              size_t off, size_t bytes);
 
+/* A binary tree in heap order (relative rank v's children are 2v + 1 and
+ * 2v + 2, its depth floor(log2(v + 1))), one level a round: in round j the
+ * ranks of depth j send to their children, those of depth j + 1 receive
+ * from their parent. pat_binary_rounds(p) = floor(log2 p) rounds (0 for
+ * p <= 1). A rank sends to at most two ranks a round, so a pipeline of
+ * segments down it keeps every link's load to two messages a round, where
+ * a k-nomial tree's root sends in every round (SimGrid's SMP_binary, the
+ * binary trees of Open MPI's bcast). */
+int pat_binary_rounds(int p);
+void pat_bcast_binary_round(plan *pl, int p, int rank, int root, int j, int buf, size_t off,
+                            size_t bytes);
+
 /* The binomial tree, k = 2: in round j the relative ranks [0, 2^j) send to
  * relative rank + 2^j. ceil(log2 p) rounds. */
 static inline void pat_bcast_binomial(plan *pl, int p, int rank, int root, int buf,

@@ -9,30 +9,41 @@
  *          scatter_allgather_ring run unchanged among them (inter=1, for
  *          large messages; plan_group). Phase 2: each leader broadcasts to
  *          its node's ranks down a k-nomial tree of radix intra_k. With
- *          inter=0 one message enters each node, and the message goes in
- *          segments of segsize bytes, pipelined: in round t every rank
- *          does step t - s of segment s (the leaders' steps, then the
- *          node's), so a leader forwards segment s while it receives
- *          segment s + 1 and its node gets segment s - 1.
+ *          inter=2 the leaders' tree is binary (heap order: a leader sends
+ *          to at most two, as SimGrid's SMP_binary), so that in a pipeline
+ *          a node's link carries two segments a round, where the k-nomial
+ *          root sends one per level of its tree. With inter=0 and 2 one
+ *          message enters each
+ *          node, and the message goes in segments of segsize bytes,
+ *          pipelined: in round t every rank does step t - s of segment s
+ *          (the leaders' steps, then the node's), so a leader forwards
+ *          segment s while it receives segment s + 1 and its node gets
+ *          segment s - 1.
  * Paper:   Karonis, de Supinski, Foster, Gropp, Lusk & Bresnahan,
  *          "Exploiting Hierarchy in Parallel Computer Networks to Optimize
  *          Collective Operation Performance", IPDPS 2000; Kielmann et al.,
  *          "MagPIe", PPoPP 1999; Open MPI's coll/han bcast (leaders, then
  *          nodes, pipelined by segments); MVAPICH2's two-level knomial
- *          broadcast (inter=1: its scatter + ring among the leaders).
+ *          broadcast (inter=1: its scatter + ring among the leaders);
+ *          SimGrid's SMP_binary (inter=2: a pipelined binary tree among
+ *          the nodes; SMP_binary's nodes use binary trees too).
  * Steps:   with N nodes of at most q ranks, S = ceil(n / segsize) segments
  *          (1 with segsize=0): S - 1 + ceil(log_k N) + ceil(log_k' q)
- *          (k' = intra_k); inter=1: ceil(log2 N) + N - 1 + ceil(log_k' q).
+ *          (k' = intra_k); inter=1: ceil(log2 N) + N - 1 + ceil(log_k' q);
+ *          inter=2: S - 1 + floor(log2 N) + ceil(log_k' q).
  * Cost:    inter=0, S = 1: ceil(log_k N)(k - 1)(α + nβ) between nodes,
  *          then ceil(log_k' q)(k' - 1)(α + nβ) inside them (n = buffer
  *          bytes); pipelined, about (S - 1 + the steps) rounds of the
  *          segment's cost. inter=1 between nodes: (ceil(log2 N) + N - 1)α
- *          + 2((N - 1)/N)nβ.
+ *          + 2((N - 1)/N)nβ. inter=2 between nodes, pipelined: about
+ *          (S - 1 + floor(log2 N))(α + 2(n/S)β), a leader's link
+ *          carrying two segments a round.
  * Limits:  none: any p, any root, any layout. Reads the node layout
  *          (R_NODES): MPI_COMM_TYPE_SHARED domains, or
  *          MPICOLL_RANKS_PER_NODE=k. Parameters k, intra_k >= 2 (default
- *          4 and 4, MVAPICH2's knomial factors), inter 0 or 1 (default 0),
- *          segsize (default 65536; 0: no segments; inter=1 ignores it).
+ *          4 and 4, MVAPICH2's knomial factors), inter 0, 1 or 2 (default
+ *          0), segsize (default 65536; 0: no segments; inter=1 ignores
+ *          it).
  * Memory:  none.
  * Example: mpicoll show bcast hierarchical --np 5 --ranks-per-node 2 --compact
  *          (nodes {0, 1}, {2, 3}, {4}; columns: ranks; rows: bytes of the
@@ -45,11 +56,23 @@
 
 #include <stdlib.h>
 
-/* The k-nomial trees in lockstep (global round t runs step t - s of
- * segment s): `inter` steps among the leaders, then the node's. Each pair
- * of ranks meets at one step, so at most once a round, segments in order. */
+/* Round j of the leaders' tree of `n` nodes from `root`: a k-nomial tree
+ * of radix k, or the binary tree (binary != 0). */
+static void leaders_round(plan *pl, int binary, int n, int me, int root, int k, int j,
+                          int buf, size_t off, size_t len)
+{
+    if (binary)
+        pat_bcast_binary_round(pl, n, me, root, j, buf, off, len);
+    else
+        pat_bcast_knomial_round(pl, n, me, root, k, j, buf, off, len);
+}
+
+/* The trees in lockstep (global round t runs step t - s of segment s):
+ * `inter` steps among the leaders (binary: the binary tree, else the
+ * k-nomial), then the node's k-nomial tree. Each pair of ranks
+ * meets at one step, so at most once a round, segments in order. */
 static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const int *leaders,
-                     int inter, size_t seg)
+                     int inter, size_t seg, int binary)
 {
     const int me = a->rank, mine = a->node_of[me], leader = leaders[mine];
     const int q = pat_node_size(nd, mine), buf = me == a->root ? BUF_SEND : BUF_RECV;
@@ -66,8 +89,8 @@ static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const in
             const size_t off = s * seg, len = nseg == 1 ? n : (n - off < seg ? n - off : seg);
             if (j < inter && me == leader) {
                 plan_group(pl, leaders);
-                pat_bcast_knomial_round(pl, nd->nn, mine, a->node_of[a->root], a->param[0], j,
-                                        buf, off, len);
+                leaders_round(pl, binary, nd->nn, mine, a->node_of[a->root], a->param[0], j,
+                              buf, off, len);
             } else if (j >= inter) {
                 plan_group(pl, nd->members + nd->first[mine]);
                 pat_bcast_knomial_round(pl, q, nd->local[me], nd->local[leader], a->param[1],
@@ -86,7 +109,7 @@ void bcast_hierarchical(plan *pl, const plan_args *a)
     if (pat_nodes_make(pl, &nd, a->p, a->node_of))
         return;
     int *leaders = pat_node_leaders(pl, &nd, a->node_of, a->root);
-    if (leaders && a->param[2]) {
+    if (leaders && a->param[2] == 1) {
         /* scatter_allgather_ring among the leaders, then the nodes' trees */
         if (me == leaders[a->node_of[me]]) {
             plan_args sub = *a;
@@ -97,12 +120,14 @@ void bcast_hierarchical(plan *pl, const plan_args *a)
             bcast_scatter_allgather_ring(pl, &sub);
             plan_group(pl, NULL);
         }
-        pipeline(pl, a, &nd, leaders, 0, 0);
+        pipeline(pl, a, &nd, leaders, 0, 0, 0);
     } else if (leaders) {
         if (me == a->root)
             plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, a->block);     /* nothing when in place */
-        pipeline(pl, a, &nd, leaders, pat_knomial_rounds(nd.nn, a->param[0]),
-                 (size_t)a->param[3]);
+        const int binary = a->param[2] == 2;
+        pipeline(pl, a, &nd, leaders,
+                 binary ? pat_binary_rounds(nd.nn) : pat_knomial_rounds(nd.nn, a->param[0]),
+                 (size_t)a->param[3], binary);
     }
     free(leaders);
     pat_nodes_free(&nd);
