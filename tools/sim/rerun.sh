@@ -35,7 +35,8 @@
 # same platforms), pass22-big (1 MiB at 256 ranks, the algorithms that
 # win near it), pass22-hier (the hierarchical algorithms), pass22-auto
 # (auto under the rules with rpn=), pass23-builtins (SimGrid's built-ins
-# beside auto at 64 ranks on the same platforms), or all. Each NAME
+# beside auto at 64 ranks on the same platforms), pass24-binary (bcast
+# hierarchical's binary tree among the leaders, inter=2), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -193,6 +194,15 @@ runs() {
     multicore/*-np*-builtins) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
         NP=${N#*-np}; NP=${NP%-builtins}
         echo "$C --np $NP --platform $P -m 8,1K,64K,1M -a auto --builtins all --timeout 900" ;;
+    # pass 24: bcast hierarchical's binary tree among the leaders (inter=2),
+    # pipelined in segments of 8 to 64 KiB, beside the algorithms the rules
+    # take there (hierarchical, scatter_allgather_ring), from 4 KiB to 1 MiB
+    # (SimGrid's SMP_binary was faster than mpicoll's fastest at 64 KiB)
+    multicore/bcast-*-np*-binary) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-binary}
+        A=hierarchical,scatter_allgather_ring
+        for s in 8192 16384 32768 65536; do A=$A,hierarchical:inter=2,segsize=$s; done
+        echo "bcast --np $NP --platform $P -m 4K,8K,16K,32K,64K,128K,256K,1M -a $A --builtins none --timeout 900" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
         case $N in *-upto64K) NP=${NP%-upto64K} M=8,1K,64K ;; esac
@@ -625,7 +635,13 @@ group() {
                     echo multicore/$c-$p-np64-builtins
                 done
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins; do group $c; done ;;
+    pass24-binary) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/bcast-$p-np64-binary
+            done
+            for p in flat8 fattree8 flat64 fattree64; do
+                echo multicore/bcast-$p-np256-binary
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-binary; do group $c; done ;;
     *) return 1 ;;
     esac
 }
