@@ -35,7 +35,9 @@
 # same platforms), pass22-big (1 MiB at 256 ranks, the algorithms that
 # win near it), pass22-hier (the hierarchical algorithms), pass22-auto
 # (auto under the rules with rpn=), pass23-builtins (SimGrid's built-ins
-# beside auto at 64 ranks on the same platforms), pass24-binary (bcast
+# beside auto at 64 ranks on the same platforms), pass24-nodering (allgather
+# node_ring at 64 ranks on them; from 4 to 32 KiB blocks beside the
+# rules' algorithms, in results/bands/), pass24-binary (bcast
 # hierarchical's binary tree among the leaders, inter=2), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
@@ -67,6 +69,11 @@ runs() {
     # between the page's, for the rules' bands
     bands/*) N=${1#bands/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
         case $N in
+        # pass 24: allgather node_ring on the multi-core platforms between 1
+        # and 64 KiB blocks, beside what the rules take there (rpn=8-: the
+        # radix-4 form, the ring; neighbor before them)
+        allgather-*-np64-nodering-mid)
+            echo "allgather --np 64 --platform $P -m 4K,16K,32K -a node_ring,ring,recursive_multiplying:k=4,neighbor,auto --builtins none --timeout 900" ;;
         # powers of two, not of 4, where allreduce's recursive_multiplying:k=4 folds
         allreduce-*-np32-128-small)
             echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
@@ -194,6 +201,11 @@ runs() {
     multicore/*-np*-builtins) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
         NP=${N#*-np}; NP=${NP%-builtins}
         echo "$C --np $NP --platform $P -m 8,1K,64K,1M -a auto --builtins all --timeout 900" ;;
+    # pass 24: allgather node_ring (SimGrid's loosely_lr on any nodes) at 64
+    # ranks, beside pass 23's built-ins
+    multicore/*-np*-nodering) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-nodering}
+        echo "$C --np $NP --platform $P -m 8,1K,64K,1M -a node_ring --builtins none --timeout 900" ;;
     # pass 24: bcast hierarchical's binary tree among the leaders (inter=2),
     # pipelined in segments of 8 to 64 KiB, beside the algorithms the rules
     # take there (hierarchical, scatter_allgather_ring), from 4 KiB to 1 MiB
@@ -635,13 +647,16 @@ group() {
                     echo multicore/$c-$p-np64-builtins
                 done
             done ;;
+    pass24-nodering) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/allgather-$p-np64-nodering bands/allgather-$p-np64-nodering-mid
+            done ;;
     pass24-binary) for p in flat8 fattree8 multicore fattree16 cluster8; do
                 echo multicore/bcast-$p-np64-binary
             done
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-binary; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-binary; do group $c; done ;;
     *) return 1 ;;
     esac
 }
