@@ -3,7 +3,7 @@
 
   tools/sim/sim.py run COLLECTIVE --np LIST --platform NAME [options]
   tools/sim/sim.py hostfile PLATFORM NP
-  tools/sim/sim.py table [--summary | --worst-auto | --newest COLL/ALGO ...] CSV...
+  tools/sim/sim.py table [--summary | --worst-auto | --newest COLL/ALGO ...] [--sizes LIST] CSV...
   tools/sim/sim.py calibrate PLATFORM
   tools/sim/sim.py params PLATFORM
   tools/sim/sim.py builtins COLLECTIVE
@@ -485,6 +485,8 @@ def main():
                    help="instead, per collective and size, auto's worst ratio to mpicoll's"
                         " fastest over the files' np and platforms (a later file's auto row"
                         " replaces an earlier one's)")
+    t.add_argument("--sizes", type=parse_sizes,
+                   help="--summary, --worst-auto: only these sizes' columns (LIST or MIN:MAX)")
     t.add_argument("csv", nargs="+")
     b = sub.add_parser("builtins", help="SimGrid's algorithms for a collective")
     b.add_argument("collective", choices=COLLECTIVES)
@@ -503,9 +505,11 @@ def main():
                     new.setdefault(coll, []).append(algo)
                 newest(args.csv, new, sys.stdout)
             elif args.worst_auto:
-                worst_auto(args.csv, sys.stdout)
+                worst_auto(args.csv, sys.stdout, args.sizes)
+            elif args.summary:
+                summary(args.csv, sys.stdout, args.sizes)
             else:
-                (summary if args.summary else tables)(args.csv, sys.stdout)
+                tables(args.csv, sys.stdout)
             return 0
         if args.cmd == "hostfile":
             sys.stdout.write(Platform(args.platform).hostfile(args.np))

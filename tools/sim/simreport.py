@@ -224,15 +224,18 @@ def tables(paths, out):
                 sum(v for k, v in wall.items() if k[0] == "simgrid"), ", ".join(late) or "-"))
 
 
-def summary(paths, out):
+def summary(paths, out, only=None):
     """docs/scale.md's first tables: per platform, collective and np, at each
-    size, mpicoll's fastest algorithm over SimGrid's fastest built-in, and
-    auto over mpicoll's fastest (the cells of `table`, as ratios)."""
+    size (of the list `only`, when given), mpicoll's fastest algorithm over
+    SimGrid's fastest built-in, and auto over mpicoll's fastest (the cells
+    of `table`, as ratios)."""
     rows = []
     for path in paths:
         with open(path) as f:
             rows += list(csv.DictReader(f))
     sizes = sorted({int(r["bytes"]) for r in rows} - {0})     # 0: barrier, no size
+    if only:
+        sizes = [n for n in sizes if n in only]
     hdr = size_columns(sizes)
 
     def ratios(coll, plat, p, n):
@@ -290,9 +293,10 @@ def mpicoll_times(paths):
     return times
 
 
-def worst_auto(paths, out):
-    """Per collective and size, auto's worst time over mpicoll's fastest
-    algorithm across the np and platforms of the CSV files, and where. A
+def worst_auto(paths, out, only=None):
+    """Per collective and size (of the list `only`, when given), auto's
+    worst time over mpicoll's fastest algorithm across the np and platforms
+    of the CSV files, and where. A
     point's auto is the last auto row in the files' order, so that a later
     file re-running auto (under new rules) replaces the earlier runs'."""
     fastest, auto = {}, {}
@@ -302,7 +306,7 @@ def worst_auto(paths, out):
         others = [us for a, v in algs.items() if a != "auto" for us in v]
         if others:
             fastest[key] = min(others)
-    sizes = sorted({k[3] for k in auto})
+    sizes = sorted({k[3] for k in auto if not only or k[3] in only})
     nps = sorted({k[2] for k in auto})
     out.write("auto / fastest mpicoll: the worst over %d to %d ranks and the platforms (%s),"
               " and its np\n\n" % (nps[0], nps[-1], ", ".join(sorted({k[1] for k in auto},
