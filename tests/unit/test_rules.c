@@ -333,15 +333,22 @@ static void test_openmpi_tree(void)
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)    /* one rank a node */
         expect_choice(m[i].coll, m[i].np, m[i].np, m[i].bytes, m[i].alg);
     /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast hierarchical to
-     * 256 KiB, then the ring; reduce_scatter_block by blocks of 8 B, 1 KiB
+     * 8 KiB (16 KiB on nodes of 16 and more), then its binary tree among
+     * the leaders in segments of 8, 16, 32 KiB; reduce_scatter_block by blocks of 8 B, 1 KiB
      * and 64 KiB: the radix-8 form, bine, the ring; allgather the radix-4
      * form, from 8 KiB the ring on nodes of 8-15 ranks; allreduce
      * hierarchical around 1 KiB on nodes of 16 and more; other counts and
      * one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
-        { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 262143, "hierarchical" },
-        { "bcast", 64, 8, 262144, "scatter_allgather_ring" },
-        { "bcast", 256, 4, 1024, "hierarchical" }, { "bcast", 128, 16, 65536, "hierarchical" },
+        { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 11585, "hierarchical" },
+        { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 64, 4, 11586, "hierarchical" },
+        { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
+        { "bcast", 256, 32, 46341, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
+        { "bcast", 64, 8, 185364, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
+        { "bcast", 256, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
+        { "bcast", 256, 4, 1024, "hierarchical" },
+        { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
         { "bcast", 64, 16, 1024, "knomial:k=8" },          /* 4 a node: not measured */
         { "bcast", 64, 64, 1024, "knomial:k=8" },          /* one a node */
         { "bcast", 512, 64, 1024, "knomial:k=8" },         /* beyond 256 ranks */

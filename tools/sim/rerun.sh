@@ -37,8 +37,11 @@
 # (auto under the rules with rpn=), pass23-builtins (SimGrid's built-ins
 # beside auto at 64 ranks on the same platforms), pass24-nodering (allgather
 # node_ring at 64 ranks on them; from 4 to 32 KiB blocks beside the
-# rules' algorithms, in results/bands/), pass24-binary (bcast
-# hierarchical's binary tree among the leaders, inter=2), or all. Each NAME
+# rules' algorithms, in results/bands/, and at 256 ranks from 1 to 64 KiB),
+# pass24-binary (bcast
+# hierarchical's binary tree among the leaders, inter=2), pass24-binary-auto
+# (bcast's auto under the rules fitted to them, and pass22-auto's and
+# pass23-builtins' bcast files again), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -74,6 +77,9 @@ runs() {
         # radix-4 form, the ring; neighbor before them)
         allgather-*-np64-nodering-mid)
             echo "allgather --np 64 --platform $P -m 4K,16K,32K -a node_ring,ring,recursive_multiplying:k=4,neighbor,auto --builtins none --timeout 900" ;;
+        # and at 256 ranks, 1 to 64 KiB blocks
+        allgather-*-np256-nodering-mid)
+            echo "allgather --np 256 --platform $P -m 1K,4K,16K,64K -a node_ring,ring,recursive_multiplying:k=4,neighbor,auto --builtins none --timeout 1800" ;;
         # powers of two, not of 4, where allreduce's recursive_multiplying:k=4 folds
         allreduce-*-np32-128-small)
             echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
@@ -191,6 +197,11 @@ runs() {
         *) A=hierarchical ;;
         esac
         echo "$C --np $NP --platform $P -m $M -a $A --builtins none --timeout 900" ;;
+    # pass 24: bcast's auto at pass24-binary's points, under the rules
+    # fitted to them (before pass 22's *-auto)
+    multicore/bcast-*-np*-binary-auto) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-binary-auto}
+        echo "bcast --np $NP --platform $P -m 4K,8K,16K,32K,64K,128K,256K,1M -a auto --builtins none --timeout 900" ;;
     # pass 22: auto under the rules with rpn=
     multicore/*-np*-auto) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
         NP=${N#*-np}; NP=${NP%-auto}; M=8,1K,64K,1M
@@ -649,6 +660,9 @@ group() {
             done ;;
     pass24-nodering) for p in flat8 fattree8 multicore fattree16 cluster8; do
                 echo multicore/allgather-$p-np64-nodering bands/allgather-$p-np64-nodering-mid
+            done
+            for p in flat8 fattree8 flat64 fattree64; do
+                echo bands/allgather-$p-np256-nodering-mid
             done ;;
     pass24-binary) for p in flat8 fattree8 multicore fattree16 cluster8; do
                 echo multicore/bcast-$p-np64-binary
@@ -656,7 +670,14 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-binary; do group $c; done ;;
+    pass24-binary-auto) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/bcast-$p-np64-binary-auto multicore/bcast-$p-np64-auto \
+                     multicore/bcast-$p-np64-builtins
+            done
+            for p in flat8 fattree8 flat64 fattree64; do
+                echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
+            done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-binary pass24-binary-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
