@@ -336,7 +336,7 @@ static void test_openmpi_tree(void)
      * 8 KiB (16 KiB on nodes of 16 and more), then its binary tree among
      * the leaders in segments of 8, 16, 32 KiB; reduce_scatter_block by blocks of 8 B, 1 KiB
      * and 64 KiB: the radix-8 form, bine, the ring; allgather the radix-4
-     * form, from 8 KiB the ring on nodes of 8-15 ranks; allreduce
+     * form, from 2 KiB node_ring; allreduce
      * hierarchical around 1 KiB on nodes of 16 and more; other counts and
      * one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
@@ -360,10 +360,10 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 256, 4, 23170, "bine" },
         { "reduce_scatter_block", 256, 32, 2097152, "ring" },
         { "reduce_scatter_block", 128, 16, 8191, "recursive_multiplying:k=4" },   /* not measured */
-        { "allgather", 64, 8, 8191, "recursive_multiplying:k=4" },
-        { "allgather", 64, 8, 8192, "ring" }, { "allgather", 256, 32, 1 << 20, "ring" },
-        { "allgather", 64, 4, 8192, "recursive_multiplying:k=4" },
-        { "allgather", 256, 4, 1 << 20, "recursive_multiplying:k=4" },
+        { "allgather", 64, 8, 2047, "recursive_multiplying:k=4" },
+        { "allgather", 64, 8, 2048, "node_ring" }, { "allgather", 256, 32, 1 << 20, "node_ring" },
+        { "allgather", 64, 4, 8192, "node_ring" },
+        { "allgather", 256, 4, 1 << 20, "node_ring" },
         { "allgather", 64, 64, 8192, "neighbor" },           /* one a node */
         { "allreduce", 64, 4, 1024, "hierarchical" }, { "allreduce", 256, 4, 8191, "hierarchical" },
         { "allreduce", 64, 4, 90, "recursive_multiplying:k=4" },

@@ -38,7 +38,8 @@
 # beside auto at 64 ranks on the same platforms), pass24-nodering (allgather
 # node_ring at 64 ranks on them; from 4 to 32 KiB blocks beside the
 # rules' algorithms, in results/bands/, and at 256 ranks from 1 to 64 KiB),
-# pass24-binary (bcast
+# pass24-nodering-auto (allgather's auto under the rules fitted to them, at
+# 64 ranks and pass 22's at 256), pass24-binary (bcast
 # hierarchical's binary tree among the leaders, inter=2), pass24-binary-auto
 # (bcast's auto under the rules fitted to them, and pass22-auto's and
 # pass23-builtins' bcast files again), or all. Each NAME
@@ -664,6 +665,11 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo bands/allgather-$p-np256-nodering-mid
             done ;;
+    pass24-nodering-auto) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/allgather-$p-np64-auto multicore/allgather-$p-np64-builtins \
+                     bands/allgather-$p-np64-nodering-mid
+            done
+            echo multicore/allgather-flat8-np256-auto multicore/allgather-flat64-np256-auto ;;
     pass24-binary) for p in flat8 fattree8 multicore fattree16 cluster8; do
                 echo multicore/bcast-$p-np64-binary
             done
@@ -677,7 +683,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-binary pass24-binary-auto; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
