@@ -13,12 +13,11 @@
  *          to at most two, as SimGrid's SMP_binary), so that in a pipeline
  *          a node's link carries two segments a round, where the k-nomial
  *          root sends one per level of its tree. With inter=0 and 2 one
- *          message enters each
- *          node, and the message goes in segments of segsize bytes,
- *          pipelined: in round t every rank does step t - s of segment s
- *          (the leaders' steps, then the node's), so a leader forwards
- *          segment s while it receives segment s + 1 and its node gets
- *          segment s - 1.
+ *          message enters each node, and the message goes in segments of
+ *          segsize bytes, pipelined: in round t every rank does step t - s
+ *          of segment s (the leaders' steps, then the node's), so a leader
+ *          forwards segment s while it receives segment s + 1 and its node
+ *          gets segment s - 1.
  * Paper:   Karonis, de Supinski, Foster, Gropp, Lusk & Bresnahan,
  *          "Exploiting Hierarchy in Parallel Computer Networks to Optimize
  *          Collective Operation Performance", IPDPS 2000; Kielmann et al.,
@@ -69,8 +68,8 @@ static void leaders_round(plan *pl, int binary, int n, int me, int root, int k, 
 
 /* The trees in lockstep (global round t runs step t - s of segment s):
  * `inter` steps among the leaders (binary: the binary tree, else the
- * k-nomial), then the node's k-nomial tree. Each pair of ranks
- * meets at one step, so at most once a round, segments in order. */
+ * k-nomial), then the node's k-nomial tree. Each pair of ranks meets at
+ * one step, so at most once a round, segments in order. */
 static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const int *leaders,
                      int inter, size_t seg, int binary)
 {
