@@ -35,21 +35,20 @@ void pat_bcast_knomial_round(plan *pl, int p, int rank, int root, int k, int j, 
     }
 }
 
-int pat_binary_rounds(int p)
-{
-    int j = 0;
-    for (long long d = 2; d <= p; d *= 2)
-        j++;
-    return j;
-}
-
-/* The depth of relative rank v in the heap-ordered binary tree. */
+/* The depth of relative rank v in the heap-ordered binary tree:
+ * floor(log2(v + 1)). */
 static int binary_depth(int v)
 {
     int j = 0;
     for (long long d = 2; d <= (long long)v + 1; d *= 2)
         j++;
     return j;
+}
+
+/* The depth of the last rank, p - 1. */
+int pat_binary_rounds(int p)
+{
+    return p > 1 ? binary_depth(p - 1) : 0;
 }
 
 void pat_bcast_binary_round(plan *pl, int p, int rank, int root, int j, int buf, size_t off,
