@@ -537,10 +537,14 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
  * communicator where mpicoll has no state yet. Open MPI's communicator
  * constructors agree on a context id by MPI_Iallreduce calls from inside
  * their progress, where making mpicoll's state (a duplicate, itself a new
- * context id) would wait forever for the constructor it is inside of; so
- * mpicoll's state is made by a blocking or persistent call (the settings
- * check, collective on the communicator), and a communicator's
- * non-blocking calls before its first such call are the library's.
+ * context id) would wait forever for the constructor it is inside of (as
+ * would the runtime's keys, made at the first state: so the state is
+ * looked for before coll_takes); and a non-blocking call is local in MPI:
+ * one rank may make it while another waits for a message the first sends
+ * after it. So mpicoll's state is made by a blocking or persistent call
+ * (the settings check, collective on the communicator), and a
+ * communicator's non-blocking calls before its first such call are the
+ * library's.
  * Returns 1 if mpicoll ran it (its code in *rc), 0 if the library's must. */
 static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
 {
@@ -553,12 +557,14 @@ static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
     case 2:
         return 0;   /* and that one was the library's: the module it displaced */
     }
+    comm_state *st = mod->st;
+    if (m->req && !m->persistent && !st && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st))
+        return 0;   /* before coll_takes, whose checks may make the runtime's keys */
     if (!coll_takes(a, 0))
         return 0;
     m->refused = &refused;
     m->existing = m->req && !m->persistent;
     *rc = coll_run(a, m);
-    comm_state *st;
     if (!mod->st && comm_state_find(a->comm, 0, &st) == MPI_SUCCESS && st)
         comm_state_watch(st, &mod->st);     /* made by this call, or an earlier one */
     return !refused;

@@ -70,15 +70,23 @@ enum { NATIVE, OURS, FAILED };
 
 /* OURS when mpicoll takes the call (coll_takes); NATIVE when the MPI
  * library's own collective runs; FAILED when the settings differ between
- * the ranks (raised on a->comm, *rc set). */
-static int route(const coll_args *a, int *rc)
+ * the ranks (raised on a->comm, *rc set). A non-blocking call (nb) is
+ * local in MPI: one rank may make it while another waits for a message
+ * the first sends after it. So it makes no state, which is collective
+ * (the library's runs it on a communicator that has none yet), and makes
+ * no settings check. */
+static int route(const coll_args *a, int nb, int *rc)
 {
     pthread_once(&once, read_env);
     const int takes = coll_takes(a, disabled);
+    comm_state *st = NULL;
+    if (!disabled && takes && nb && (comm_state_find(a->comm, 0, &st) != MPI_SUCCESS || !st))
+        return NATIVE;
     if (!disabled)
         return takes ? OURS : NATIVE;
     /* where the other ranks would create mpicoll's state */
-    if (takes && a->comm != MPI_COMM_NULL && (*rc = comm_settings_native(a->comm)) != MPI_SUCCESS) {
+    if (takes && !nb && a->comm != MPI_COMM_NULL &&
+        (*rc = comm_settings_native(a->comm)) != MPI_SUCCESS) {
         mpicoll_raise(a->comm, *rc);
         return FAILED;
     }
@@ -101,7 +109,7 @@ static int preload_call(const coll_args *a)
             return call_native_again(a);
         }
     }
-    int how = route(a, &rc);
+    int how = route(a, 0, &rc);
     if (how == FAILED)
         return rc;
     if (how == NATIVE)
@@ -341,7 +349,7 @@ static int request_call(const coll_args *a, int persistent, MPI_Request *request
     const int again = !persistent && !disabled ? coll_again_kind(a, &m) : 0;
     if (again == 2)
         return 0;
-    const int how = again == 1 ? OURS : route(a, rc);
+    const int how = again == 1 ? OURS : route(a, !persistent, rc);
     if (how == NATIVE)
         return 0;
     if (how == FAILED)

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int state_key = MPI_KEYVAL_INVALID, final_key = MPI_KEYVAL_INVALID;
 static int agreed_key = MPI_KEYVAL_INVALID;     /* comm_settings_native */
 static int keys_rc = MPI_SUCCESS;
+/* 1 once make_keys has run: before, no communicator has a state, and a
+ * lookup that makes none (comm_state_find's make 0) need not make the
+ * keys, whose duplicate of MPI_COMM_SELF agrees on a context id: from
+ * inside Open MPI's own agreement (the MPI_Iallreduce of an MPI_Comm_dup
+ * that is the program's first collective, which reaches the component)
+ * that would wait forever for the agreement it is inside of. */
+static atomic_int keys_made;
 static MPI_Comm self = MPI_COMM_NULL;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static int live;                /* states not yet destroyed (state_lock) */
@@ -186,6 +194,7 @@ static void make_keys(void)
     runtime_enter();
     keys_rc = create_keys();
     runtime_leave();
+    atomic_store(&keys_made, 1);
 }
 
 int comm_self(MPI_Comm *out)
@@ -386,6 +395,10 @@ int comm_state_find(MPI_Comm comm, int make, comm_state **out)
 {
     if (comm == last_comm && comm != MPI_COMM_NULL && !request_threaded()) {
         *out = last_state;
+        return MPI_SUCCESS;
+    }
+    if (!make && !atomic_load(&keys_made)) {
+        *out = NULL;
         return MPI_SUCCESS;
     }
     pthread_once(&once, make_keys);
@@ -739,8 +752,7 @@ int mpicoll_last_choice(MPI_Comm comm, char *buf, size_t buflen)
 {
     void *val = NULL;
     int found = 0;
-    pthread_once(&once, make_keys);
-    if (keys_rc != MPI_SUCCESS || comm == MPI_COMM_NULL || !buf || buflen == 0
+    if (keys_rc != MPI_SUCCESS || !atomic_load(&keys_made) || comm == MPI_COMM_NULL || !buf || buflen == 0
         || PMPI_Comm_get_attr(comm, state_key, &val, &found) != MPI_SUCCESS || !found
         || !((comm_state *)val)->last_algo)
         return -1;

@@ -212,6 +212,14 @@ int main(int argc, char **argv)
     const int counted = !(argc > 3 && strcmp(argv[3], "unchecked") == 0);
     if (iterations < 0 || starts < 1)
         fail("usage: requests [ITERATIONS [STARTS [unchecked]]]", 0);
+    /* a blocking collective first, as a program's set-up makes one: a
+     * non-blocking call is local, and makes no state of mpicoll's, so a
+     * communicator's non-blocking calls before its first blocking one are
+     * the MPI library's */
+    int one = 1, all = 0;
+    MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (all != size)
+        fail("the first MPI_Allreduce", 0);
     mixed(iterations);
     cancel(50);
     long allocs = persistent(starts), most;
