@@ -37,6 +37,7 @@
  */
 #include "ompi_config.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/request/request.h"
 #include "opal/mca/base/mca_base_var.h"
@@ -546,10 +547,20 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
  * communicator's non-blocking calls before its first such call are the
  * library's.
  * Returns 1 if mpicoll ran it (its code in *rc), 0 if the library's must. */
+/* Whether Open MPI can describe the datatype t to mpicoll: a predefined
+ * one, or one that keeps its constructor's arguments. Open MPI's own
+ * internal types (ompio's, as its collective file writes make them) keep
+ * none, and MPI_Type_get_envelope raises MPI_ERR_INTERN on them. */
+static int describable(MPI_Datatype t)
+{
+    const ompi_datatype_t *d = t;
+    return !d || t == MPI_DATATYPE_NULL || ompi_datatype_is_predefined(d) || d->args;
+}
+
 static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
 {
     int refused = 0;
-    if (runtime_busy())
+    if (runtime_busy() || !describable(a->stype) || !describable(a->rtype))
         return 0;
     switch (coll_again(a, m, rc)) {
     case 1:

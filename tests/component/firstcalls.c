@@ -15,6 +15,11 @@
  *   communicator, made collectively, was made inside it).
  * - Then every rank's blocking MPI_Allreduce and MPI_Bcast on it, an
  *   MPI_Comm_split and an MPI_Iallreduce on the split.
+ * - Then the collectives Open MPI makes inside its own calls: one-sided
+ *   windows (MPI_Win_allocate_shared, MPI_Win_create, fences, MPI_Get)
+ *   and a collective file write (ompio's collectives on datatypes of its
+ *   own, which MPI_Type_get_envelope cannot describe: mpicoll must leave
+ *   them to the library).
  *
  * Every result is checked; rank 0 prints "firstcalls: ok" or the program
  * aborts with a message. The test's timeout catches a hang.
@@ -22,6 +27,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static int rank, size;
 
@@ -74,6 +80,40 @@ int main(int argc, char **argv)
     MPI_Iallreduce(&rank, &most, 1, MPI_INT, MPI_MAX, half, &q);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     check(most == rank % 2 + 2 * (hsize - 1), "MPI_Iallreduce's maximum on the split");
+
+    MPI_Win shared, win;
+    int *mine, x = rank, y = -1;
+    check(MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, dup, &mine, &shared) ==
+              MPI_SUCCESS, "MPI_Win_allocate_shared");
+    *mine = rank;
+    MPI_Win_fence(0, shared);
+    check(MPI_Win_create(&x, sizeof x, sizeof x, MPI_INFO_NULL, dup, &win) == MPI_SUCCESS,
+          "MPI_Win_create");
+    MPI_Win_fence(0, win);
+    MPI_Get(&y, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    check(y == (rank + 1) % size, "MPI_Get through the window");
+    MPI_Win_free(&win);
+    MPI_Win_free(&shared);
+
+    char name[64];
+    if (rank == 0)
+        snprintf(name, sizeof name, "/tmp/mpicoll-firstcalls-%ld.dat", (long)getpid());
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, dup);
+    MPI_File f;
+    int back[2] = { -1, -1 };
+    check(MPI_File_open(dup, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                        MPI_INFO_NULL, &f) == MPI_SUCCESS, "MPI_File_open");
+    int mine2[2] = { rank, 100 + rank };
+    check(MPI_File_write_at_all(f, (MPI_Offset)(2 * rank * sizeof(int)), mine2, 2, MPI_INT,
+                                MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_File_write_at_all");
+    MPI_File_sync(f);
+    MPI_Barrier(dup);
+    const int next = (rank + 1) % size;
+    check(MPI_File_read_at_all(f, (MPI_Offset)(2 * next * sizeof(int)), back, 2, MPI_INT,
+                               MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_File_read_at_all");
+    check(back[0] == next && back[1] == 100 + next, "the file's data");
+    MPI_File_close(&f);
 
     MPI_Comm_free(&half);
     MPI_Comm_free(&dup);
