@@ -531,9 +531,19 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     return OMPI_SUCCESS;
 }
 
+/* Whether Open MPI can describe the datatype t to mpicoll: a predefined
+ * one, or one that keeps its constructor's arguments. Open MPI's own
+ * internal types (ompio's, as its collective file writes make them) keep
+ * none, and MPI_Type_get_envelope raises MPI_ERR_INTERN on them. */
+static int describable(MPI_Datatype t)
+{
+    const ompi_datatype_t *d = t;
+    return !d || t == MPI_DATATYPE_NULL || ompi_datatype_is_predefined(d) || d->args;
+}
+
 /* Runs the call a in mode m (coll_run), unless the library's own runs
- * it: when mpicoll is busy on this thread (its own collectives), does not
- * take it (coll_takes), or its checks refuse it (Open MPI's internal calls
+ * it: when mpicoll is busy on this thread (its own collectives), cannot
+ * read its datatypes (describable), does not take it (coll_takes), or its checks refuse it (Open MPI's internal calls
  * that skip the MPI layer's checks); and a non-blocking call on a
  * communicator where mpicoll has no state yet. Open MPI's communicator
  * constructors agree on a context id by MPI_Iallreduce calls from inside
@@ -547,16 +557,6 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
  * communicator's non-blocking calls before its first such call are the
  * library's.
  * Returns 1 if mpicoll ran it (its code in *rc), 0 if the library's must. */
-/* Whether Open MPI can describe the datatype t to mpicoll: a predefined
- * one, or one that keeps its constructor's arguments. Open MPI's own
- * internal types (ompio's, as its collective file writes make them) keep
- * none, and MPI_Type_get_envelope raises MPI_ERR_INTERN on them. */
-static int describable(MPI_Datatype t)
-{
-    const ompi_datatype_t *d = t;
-    return !d || t == MPI_DATATYPE_NULL || ompi_datatype_is_predefined(d) || d->args;
-}
-
 static int ours(const coll_args *a, call_mode *m, mpicoll_module *mod, int *rc)
 {
     int refused = 0;
