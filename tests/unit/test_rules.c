@@ -402,7 +402,7 @@ static void test_openmpi_tree(void)
                         expect(0, what);
                 }
     /* one node, blocking: the shared-memory rules first; 2 ranks take the
-     * single copy from 16 KiB */
+     * single copy from 16 KiB (bcast from 5793 B) */
 #define CMA "shm:segment=4194304,cma=1,cma_min=0"
     static const struct { const char *coll; int np; size_t bytes; const char *alg; } s[] = {
         { "allgather", 2, 1, "shm" },
@@ -413,13 +413,14 @@ static void test_openmpi_tree(void)
         { "alltoall", 2, 8192, "shm:segment=4194304,cma=0,cma_min=32768" },
         { "alltoall", 2, 1 << 16, CMA },
         { "alltoall", 7, 8, "native" }, { "alltoall", 7, 8192, "shm" },
-        { "bcast", 2, 8, "shm" }, { "bcast", 2, 1 << 15, CMA }, { "bcast", 2, 1 << 19, CMA },
+        { "bcast", 2, 8, "shm" }, { "bcast", 2, 5792, "shm" }, { "bcast", 2, 5793, CMA },
+        { "bcast", 2, 1 << 15, CMA }, { "bcast", 2, 1 << 19, CMA },
         { "bcast", 4, 4095, "native" }, { "bcast", 4, 4096, "shm" },
         { "bcast", 4, 1 << 15, "native" }, { "bcast", 4, 1 << 16, "native" },
         { "bcast", 4, (1 << 16) + 1, "shm" },
         { "reduce", 2, 8, "shm" }, { "reduce", 2, 8191, "shm" }, { "reduce", 2, 8192, "native" },
         { "reduce", 2, 1 << 20, "native" },
-        { "reduce", 4, 511, "native" }, { "reduce", 4, 512, "shm" },
+        { "reduce", 4, 2047, "native" }, { "reduce", 4, 2048, "shm" },
         { "reduce_scatter_block", 4, 8, "native" },
         { "reduce_scatter_block", 4, 1 << 17, "recursive_halving" },
         { "reduce_scatter_block", 4, 1 << 19, "native" },
