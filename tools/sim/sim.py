@@ -121,15 +121,15 @@ class Platform:
 
     def hostfile(self, np, spread=False):
         """Ranks fill hosts in order, ranks_per_host each; spread: one rank per
-        host (the ping-pong between two hosts)."""
+        host (the ping-pong between two hosts). A line per rank: smpirun
+        unrolls "host:count" lines into a file it makes in the current
+        directory, which a simulation killed at its timeout leaves there."""
         rph = 1 if spread else self.ranks_per_host
         need = (np + rph - 1) // rph
         if need > len(self.hosts):
             raise Fail("%s has %d hosts of %d ranks: np=%d does not fit"
                        % (self.name, len(self.hosts), rph, np))
-        if rph == 1:
-            return "".join(h + "\n" for h in self.hosts[:need])
-        return "".join("%s:%d\n" % (h, rph) for h in self.hosts[:need])
+        return "".join(h + "\n" for h in self.hosts[:need] for _ in range(rph))
 
 
 # ---- running smpirun ---------------------------------------------------------
