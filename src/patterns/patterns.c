@@ -590,3 +590,75 @@ void pat_root_blocks(plan *pl, int send, int buf, int peer, int at, int n, int p
     plan_seg_add(pl, 0, (size_t)(at + n - p) * B);
     plan_seg_end(pl);
 }
+
+void pat_rs_placed(plan *pl, const plan_args *a, void (*order_fn)(int pof2, int *order),
+                   int (*peer_fn)(int nr, int s, int pof2), int ordered)
+{
+    const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
+    const size_t all = args_displ(a, p - 1) + args_count(a, p - 1);
+    /* new rank q's blocks: from real block q < rem ? 2q : q + rem, 2 or 1
+     * of them */
+#define FIRST(q) ((q) < rem ? 2 * (q) : (q) + rem)
+#define LAST(q) ((q) < rem ? 2 * (q) + 1 : (q) + rem)
+#define START(q) args_displ(a, FIRST(q))
+#define BYTES(q) (args_displ(a, LAST(q)) + args_count(a, LAST(q)) - START(q))
+    /* TMP: the vector in position order at 0, what the steps receive at n.
+     * The vector in rank order (nat) is the send buffer but on the ranks
+     * of the fold's pairs: TMP at n (the fold receives at 0, reduces
+     * there); elsewhere the fold's copy is one onto itself, dropped. */
+    const pat_ref in = { BUF_SEND, 0 };
+    const pat_ref nat = r < 2 * rem ? (pat_ref){ BUF_TMP, all } : in;
+    plan_need_tmp(pl, nat.buf == BUF_TMP ? 2 * all : all);
+    const int nr = rem ? pat_fold(pl, p, r, in, nat, all / a->esize, a->esize, 0) : r;
+    size_t mine_off = 0;
+    if (nr >= 0) {
+        int *order = malloc((size_t)pof2 * sizeof *order);
+        size_t *off = malloc(((size_t)pof2 + 1) * sizeof *off);
+        if (!order || !off) {
+            free(order);
+            free(off);
+            plan_fail(pl);
+            return;
+        }
+        order_fn(pof2, order);
+        int pos = 0;
+        off[0] = 0;
+        for (int i = 0; i < pof2; i++) {
+            const int q = order[i];
+            if (q == nr)
+                pos = i;
+            off[i + 1] = off[i] + BYTES(q);
+            plan_copy(pl, nat.buf, nat.off + START(q), BUF_TMP, off[i], BYTES(q));
+        }
+        plan_end_round(pl);
+        for (int s = 0; (1 << s) < pof2; s++) {
+            const int w = pof2 >> (s + 1), mine = pos / w * w, theirs = mine ^ w;
+            const int np = peer_fn(nr, s, pof2), peer = pat_fold_real(np, rem);
+            const size_t mb = off[mine + w] - off[mine];
+            plan_need_tmp(pl, all + mb);
+            plan_send(pl, BUF_TMP, off[theirs], off[theirs + w] - off[theirs], peer);
+            plan_recv(pl, BUF_TMP, all, mb, peer);
+            if (ordered && nr < np)
+                plan_reduce_after(pl, BUF_TMP, all, BUF_TMP, off[mine], mb);
+            else
+                plan_reduce(pl, BUF_TMP, all, BUF_TMP, off[mine], mb);
+            plan_end_round(pl);
+        }
+        mine_off = off[pos];
+        free(order);
+        free(off);
+        plan_copy(pl, BUF_TMP, mine_off + args_displ(a, r) - START(nr), BUF_RECV, 0,
+                  args_count(a, r));
+    }
+#undef FIRST
+#undef LAST
+#undef START
+#undef BYTES
+    if (r < 2 * rem) {
+        if (r % 2)
+            plan_send(pl, BUF_TMP, mine_off, args_count(a, r - 1), r - 1);
+        else
+            plan_recv(pl, BUF_RECV, 0, args_count(a, r), r + 1);
+    }
+    plan_end_round(pl);
+}

@@ -341,6 +341,27 @@ void pat_placed_start(plan *pl, pat_placed *x, size_t block);
  * the arrays freed. */
 void pat_placed_finish(plan *pl, pat_placed *x, size_t block);
 
+/* ---- reduce-scatter in a position order, on any p by the fold of two --- */
+
+/* The whole reduce-scatter of a builder (rank r's block args_count(a, r)
+ * bytes at args_displ(a, r), in rank order: reduce_scatter_block's and
+ * reduce_scatter's) among the pof2 new ranks of MPICH's fold (rem = p -
+ * pof2: of the first 2·rem ranks each even one sends its vector to the odd
+ * one above, which reduces it, the even rank's on the left, and goes on as
+ * new rank r / 2 holding both blocks; at the end it sends the even one its
+ * block). The vector goes to scratch in the order order_fn gives
+ * (order[i] = the new rank whose blocks sit at position i) in one round
+ * of local copies; at step s = 0..L-1 (L = log2 pof2) a new rank sends
+ * peer_fn(nr, s, pof2) the aligned range of pof2 >> (s + 1) positions next
+ * to its own range of that size (where the peer's position must lie),
+ * receives its own range and reduces it: each message is one range, and
+ * each rank ends with its own blocks at their position. ordered: the
+ * lower new rank's part on the left (a non-commutative operation, when
+ * every step joins two adjacent ranges of new ranks); otherwise the
+ * received part on the left. */
+void pat_rs_placed(plan *pl, const plan_args *a, void (*order_fn)(int pof2, int *order),
+                   int (*peer_fn)(int nr, int s, int pof2), int ordered);
+
 /* ---- Bine trees (De Sensi et al., SC 2025) ---------------------------- */
 
 /* The log2 P negabinary (base -2) digits of v mod P, P a power of two: the

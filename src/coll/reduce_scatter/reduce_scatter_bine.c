@@ -16,7 +16,7 @@
  * Cost:    log2(pof2)α + about (nβ + nγ), plus 2α + nβ + nγ when p is not
  *          a power of two   (n: the whole vector)
  * Limits:  commutative operations (a step combines ranks that are not
- *          adjacent; declared, falls back to basic_linear).
+ *          adjacent; declared, falls back to noncommutative).
  * Memory:  TMP of the vector and the part received at the first step,
  *          twice the vector on the odd ranks of the fold's pairs.
  * Example: mpicoll show reduce_scatter bine --np 5 --compact

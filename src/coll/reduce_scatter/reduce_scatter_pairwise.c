@@ -11,7 +11,7 @@
  * Cost:    (p - 1)α + (n - b)β + (p - 1)bγ   (n: the whole vector, b: the
  *          block; a rank sends every block but its own)
  * Limits:  commutative operations (contributions join in the order the
- *          steps bring them; declared, falls back to basic_linear).
+ *          steps bring them; declared, falls back to noncommutative).
  * Memory:  TMP of one block.
  * Example: mpicoll show reduce_scatter pairwise --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =

@@ -12,7 +12,7 @@
  *          MPIR_Reduce_scatter_intra_recursive_halving.
  * Steps:   log2(pof2), plus 2 when p is not a power of two.
  * Cost:    log2(pof2)α + about nβ + nγ   (n: the whole vector)
- * Limits:  commutative operations (declared; falls back to basic_linear).
+ * Limits:  commutative operations (declared; falls back to noncommutative).
  * Memory:  TMP of twice the vector.
  * Example: mpicoll show reduce_scatter recursive_halving --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =

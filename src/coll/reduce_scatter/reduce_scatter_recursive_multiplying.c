@@ -16,7 +16,7 @@
  * Steps:   log_k(pofk), plus 2 when p is not a power of k.
  * Cost:    log_k(pofk)(k - 1)α + about (nβ + nγ), plus (k - 1)(2α + nβ +
  *          nγ) when p is not a power of k   (n: the whole vector)
- * Limits:  commutative operations (declared; falls back to basic_linear).
+ * Limits:  commutative operations (declared; falls back to noncommutative).
  *          Parameter k >= 2 (default 4).
  * Memory:  TMP of the vector plus the k - 1 parts a step receives; the
  *          fold's top ranks k times the vector.

@@ -14,7 +14,7 @@
  * Cost:    (p - 1)α + (n - b)β + (n - b)γ   (n: the whole vector; each step
  *          carries one rank's block, the largest sets the pace)
  * Limits:  commutative operations (contributions join around the ring;
- *          declared, falls back to basic_linear).
+ *          declared, falls back to noncommutative).
  * Memory:  TMP of the vector and its largest block.
  * Example: mpicoll show reduce_scatter ring --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =

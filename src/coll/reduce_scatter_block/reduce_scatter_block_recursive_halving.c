@@ -20,7 +20,7 @@
  *          2α + (n + b)β + nγ when p is not a power of two   (n = p·b)
  * Limits:  commutative operations (partners at distance pof2/2 first:
  *          partial results do not hold adjacent ranks; declared, falls back
- *          to basic_linear).
+ *          to noncommutative).
  * Memory:  2n bytes of scratch.
  * Example: mpicoll show reduce_scatter_block recursive_halving --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =

@@ -35,7 +35,7 @@
  *          (n = p·b)
  * Limits:  commutative operations (members at distance pofk/k first:
  *          partial results do not hold adjacent ranks; declared, falls back
- *          to basic_linear). Parameter k >= 2 (default 4).
+ *          to noncommutative). Parameter k >= 2 (default 4).
  * Memory:  n bytes of scratch plus the k - 1 parts a step receives (the
  *          first step's are the largest: (k - 1)n/k on a power of k); n
  *          plus the (k - 1)n the fold receives on its groups' top ranks.

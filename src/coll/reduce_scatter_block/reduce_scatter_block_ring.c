@@ -10,7 +10,7 @@
  *          JPDC 2009); MPICH's reduce_scatter "ring".
  * Steps:   p - 1.
  * Cost:    (p - 1)(α + bβ + bγ)   (b = block bytes)
- * Limits:  commutative operations (declared; falls back to basic_linear).
+ * Limits:  commutative operations (declared; falls back to noncommutative).
  * Memory:  (p + 1)·b bytes of scratch (the vector and its largest block).
  * Example: mpicoll show reduce_scatter_block ring --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =
