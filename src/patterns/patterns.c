@@ -72,6 +72,24 @@ void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size
     }
 }
 
+void pat_bcast_knomial_far(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
+                           size_t bytes)
+{
+    const int rel = pat_mod(rank - root, p), n = pat_knomial_rounds(p, k);
+    long long d = 1;
+    for (int j = 1; j < n; j++)
+        d *= k;
+    for (int j = 0; j < n; j++, d /= k) {
+        if (rel % (k * d) == 0) {
+            for (long long i = 1; i < k && rel + i * d < p; i++)
+                plan_send(pl, buf, off, bytes, pat_mod(rank + (int)(i * d), p));
+        } else if (rel % d == 0) {
+            plan_recv(pl, buf, off, bytes, pat_mod(rank - (int)(rel % (k * d)), p));
+        }
+        plan_end_round(pl);
+    }
+}
+
 void pat_bruck_unrotate(plan *pl, int p, int rank, size_t block)
 {
     if (rank == 0)

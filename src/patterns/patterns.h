@@ -30,6 +30,17 @@ int pat_ceil_log2(int p);
 void pat_bcast_knomial(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
                        size_t bytes);
 
+/* The same tree labelled the other way (MPICH's binomial bcast, Open MPI's
+ * knomial): a rank's parent is its relative rank with its lowest non-zero
+ * base-k digit cleared, and the farthest children come first: in round j,
+ * with d = k^(L-1-j) (L = pat_knomial_rounds), the holders (relative ranks
+ * that are multiples of k·d) send to rel + d, ..., rel + (k-1)d below p.
+ * On nodes of consecutive ranks each message that leaves a node does so in
+ * the first rounds, one sender a node, and the last rounds stay inside
+ * the nodes. */
+void pat_bcast_knomial_far(plan *pl, int p, int rank, int root, int k, int buf, size_t off,
+                           size_t bytes);
+
 /* Its rounds one at a time, for pipelines that run several trees' rounds
  * together: round j of pat_bcast_knomial's (0 <= j < pat_knomial_rounds),
  * without ending it. */

@@ -6,7 +6,8 @@
 #include "../../model/coll.h"
 
 ALGO_PARAMS(knomial,
-            { "k", 4, 2, 1 << 20, "radix: a rank with the data sends to up to k-1 ranks per round" });
+            { "k", 4, 2, 1 << 20, "radix: a rank with the data sends to up to k-1 ranks per round" },
+            { "far", 0, 0, 1, "1: the tree labelled the other way, the farthest ranks first (MPICH's binomial, Open MPI's knomial): on nodes of consecutive ranks what leaves a node does so first, one sender a node" });
 
 ALGO_PARAMS(hierarchical,
             { "k", 4, 2, 1 << 20, "radix of the k-nomial tree among the nodes' leaders (inter=0)" },

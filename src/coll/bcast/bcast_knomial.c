@@ -13,11 +13,18 @@
  *          default) uses a tree of this shape with the ranks labelled the
  *          other way (a parent clears the lowest non-zero digit: the
  *          root's first children are the farthest ones) and pipelines
- *          segments down it, so this one does not take its id.
+ *          segments down it, so this one does not take its id. far=1
+ *          labels it that way (pat_bcast_knomial_far; MPICH's binomial
+ *          bcast is k = 2 of it): in round j, with d = k^(L-1-j), the
+ *          holders (multiples of k·d) send to rel + d, ..., rel + (k-1)d,
+ *          so that on nodes of consecutive ranks the messages that leave a
+ *          node go first, one a node, where the default's last rounds send
+ *          off every node from many of its ranks at once.
  * Steps:   ceil(log_k p).
  * Cost:    ceil(log_k p)·(k - 1)(α + nβ)   (n = buffer bytes; the k - 1
  *          messages of a round leave the same rank, in flight together)
- * Limits:  none: any p, any root. Parameter k >= 2 (default 4).
+ * Limits:  none: any p, any root. Parameters k >= 2 (default 4), far 0
+ *          or 1 (default 0).
  * Memory:  none.
  * Example: mpicoll show bcast knomial:k=3 --np 5 --compact
  *          (columns: ranks; rows: bytes of the buffer after each round;
@@ -33,6 +40,6 @@ void bcast_knomial(plan *pl, const plan_args *a)
     const int root = a->rank == a->root;
     if (root)
         plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, a->block);   /* nothing when in place */
-    pat_bcast_knomial(pl, a->p, a->rank, a->root, a->param[0], root ? BUF_SEND : BUF_RECV, 0,
-                      a->block);
+    (a->param[1] ? pat_bcast_knomial_far : pat_bcast_knomial)(
+        pl, a->p, a->rank, a->root, a->param[0], root ? BUF_SEND : BUF_RECV, 0, a->block);
 }
