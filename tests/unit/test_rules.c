@@ -270,8 +270,8 @@ static void test_openmpi_tree(void)
         { "allreduce", 3, 65536, "recursive_multiplying:k=4" },
         { "allgather", 2, 1, "direct" }, { "allgather", 10, 1 << 20, "direct" },
         { "allgather", 12, 8, "k_bruck:k=4" }, { "allgather", 12, 2048, "direct" },
-        { "bcast", 16, 8, "knomial:k=4" }, { "bcast", 64, 1024, "knomial:k=8" },
-        { "bcast", 64, 8192, "knomial:k=4" }, { "bcast", 16, 11584, "knomial:k=4" },
+        { "bcast", 16, 8, "knomial:k=4,far=0" }, { "bcast", 64, 1024, "knomial:k=8,far=0" },
+        { "bcast", 64, 8192, "knomial:k=4,far=0" }, { "bcast", 16, 11584, "knomial:k=4,far=0" },
         { "bcast", 256, 11585, "scatter_allgather_rd" },
         { "bcast", 256, 262143, "scatter_allgather_rd" },
         { "bcast", 17, 65536, "scatter_allgather_rd" },
@@ -285,7 +285,7 @@ static void test_openmpi_tree(void)
         { "barrier", 16, 0, "k_dissemination:k=4" }, { "barrier", 17, 0, "k_dissemination:k=8" },
         { "barrier", 55, 0, "k_dissemination:k=8" }, { "barrier", 56, 0, "k_dissemination:k=4" },
         { "barrier", 300, 0, "k_dissemination:k=4" }, { "barrier", 5000, 0, "k_dissemination:k=4" },
-        { "bcast", 15, 8, "knomial:k=4" }, { "bcast", 4, 8, "linear" },
+        { "bcast", 15, 8, "knomial:k=4,far=0" }, { "bcast", 4, 8, "linear" },
         { "bcast", 2, 1 << 20, "binomial" }, { "bcast", 3, 1 << 20, "scatter_allgather_ring" },
         { "bcast", 8, 262144, "scatter_allgather_rd" }, { "bcast", 7, 65536, "bine" },
         { "reduce", 16, 8, "knomial:k=4,prepost=1" },
@@ -332,15 +332,20 @@ static void test_openmpi_tree(void)
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)    /* one rank a node */
         expect_choice(m[i].coll, m[i].np, m[i].np, m[i].bytes, m[i].alg);
-    /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast hierarchical to
+    /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast the radix-8
+     * k-nomial tree far=1 below 4 KiB on nodes of 8-15, hierarchical to
      * 8 KiB (16 KiB on nodes of 16 and more), then its binary tree among
-     * the leaders in segments of 8, 16, 32 KiB; reduce_scatter_block by blocks of 8 B, 1 KiB
-     * and 64 KiB: the radix-8 form, bine, the ring; allgather the radix-4
-     * form, from 2 KiB node_ring; allreduce
+     * the leaders in segments of 8, 16, 32 KiB; reduce_scatter_block the
+     * radix-4 form to blocks of 128 B (64 ranks) or 23 B (128, 256; nodes of
+     * 64: none), noncommutative, from 32 KiB blocks the ring; allgather the radix-4
+     * form (on 8 nodes the radix-8 from 512 B), from 2 KiB node_ring;
+     * alltoall the radix-4 Bruck below 23 B; allreduce
      * hierarchical around 1 KiB on nodes of 16 and more; other counts and
      * one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
-        { "bcast", 64, 8, 8, "hierarchical" }, { "bcast", 64, 8, 11585, "hierarchical" },
+        { "bcast", 64, 8, 8, "knomial:k=8,far=1" }, { "bcast", 256, 32, 2895, "knomial:k=8,far=1" },
+        { "bcast", 64, 8, 2896, "hierarchical" }, { "bcast", 64, 8, 11585, "hierarchical" },
+        { "bcast", 64, 4, 8, "hierarchical" },
         { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 64, 4, 11586, "hierarchical" },
         { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
@@ -349,22 +354,37 @@ static void test_openmpi_tree(void)
         { "bcast", 256, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
         { "bcast", 256, 4, 1024, "hierarchical" },
         { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
-        { "bcast", 64, 16, 1024, "knomial:k=8" },          /* 4 a node: not measured */
-        { "bcast", 64, 64, 1024, "knomial:k=8" },          /* one a node */
-        { "bcast", 512, 64, 1024, "knomial:k=8" },         /* beyond 256 ranks */
-        { "reduce_scatter_block", 64, 8, 64 * 8, "recursive_multiplying:k=8" },
-        { "reduce_scatter_block", 64, 8, 5792, "bine" },
-        { "reduce_scatter_block", 64, 4, 524287, "bine" },
-        { "reduce_scatter_block", 64, 8, 524288, "ring" },
-        { "reduce_scatter_block", 256, 32, 23169, "recursive_multiplying:k=8" },
-        { "reduce_scatter_block", 256, 4, 23170, "bine" },
-        { "reduce_scatter_block", 256, 32, 2097152, "ring" },
-        { "reduce_scatter_block", 128, 16, 8191, "recursive_multiplying:k=4" },   /* not measured */
-        { "allgather", 64, 8, 2047, "recursive_multiplying:k=4" },
+        { "bcast", 64, 16, 1024, "knomial:k=8,far=0" },          /* 4 a node: not measured */
+        { "bcast", 64, 64, 1024, "knomial:k=8,far=0" },          /* one a node */
+        { "bcast", 512, 64, 1024, "knomial:k=8,far=0" },         /* beyond 256 ranks */
+        { "reduce_scatter_block", 64, 8, 64 * 8, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 64, 4, 8191, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 64, 8, 8192, "noncommutative" },
+        { "reduce_scatter_block", 64, 4, 2097151, "noncommutative" },
+        { "reduce_scatter_block", 64, 8, 2097152, "ring" },
+        { "reduce_scatter_block", 128, 16, 2895, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 128, 8, 2896, "noncommutative" },
+        { "reduce_scatter_block", 128, 2, 1024, "noncommutative" },    /* 64 a node */
+        { "reduce_scatter_block", 128, 16, 1 << 22, "ring" },
+        { "reduce_scatter_block", 256, 32, 5791, "recursive_multiplying:k=4" },
+        { "reduce_scatter_block", 256, 32, 5792, "noncommutative" },
+        { "reduce_scatter_block", 256, 4, 2048, "noncommutative" },    /* 64 a node */
+        { "reduce_scatter_block", 256, 4, 8388607, "noncommutative" },
+        { "reduce_scatter_block", 256, 32, 8388608, "ring" },
+        { "allgather", 64, 8, 511, "recursive_multiplying:k=4" },
+        { "allgather", 64, 8, 512, "recursive_multiplying:k=8" },
+        { "allgather", 128, 8, 2047, "recursive_multiplying:k=8" },   /* 16 a node */
+        { "allgather", 128, 16, 1024, "recursive_multiplying:k=4" },  /* 16 nodes */
+        { "allgather", 64, 4, 1024, "recursive_multiplying:k=4" },
+        { "allgather", 256, 8, 1024, "recursive_multiplying:k=4" },   /* beyond 128 ranks */
         { "allgather", 64, 8, 2048, "node_ring" }, { "allgather", 256, 32, 1 << 20, "node_ring" },
         { "allgather", 64, 4, 8192, "node_ring" },
         { "allgather", 256, 4, 1 << 20, "node_ring" },
         { "allgather", 64, 64, 8192, "neighbor" },           /* one a node */
+        { "alltoall", 64, 8, 22, "radix_bruck:radix=4,multiport=1" },
+        { "alltoall", 256, 4, 8, "radix_bruck:radix=4,multiport=1" },
+        { "alltoall", 64, 8, 23, "radix_bruck:radix=8,multiport=1" },
+        { "alltoall", 64, 64, 8, "radix_bruck:radix=8,multiport=1" },   /* one a node */
         { "allreduce", 64, 4, 1024, "hierarchical" }, { "allreduce", 256, 4, 8191, "hierarchical" },
         { "allreduce", 64, 4, 90, "recursive_multiplying:k=4" },
         { "allreduce", 64, 8, 1024, "recursive_multiplying:k=4" },   /* 8 a node */

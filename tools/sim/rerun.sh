@@ -42,7 +42,15 @@
 # 64 ranks and pass 22's at 256), pass24-binary (bcast
 # hierarchical's binary tree among the leaders, inter=2), pass24-binary-auto
 # (bcast's auto under the rules fitted to them, and pass22-auto's and
-# pass23-builtins' bcast files again), or all. Each NAME
+# pass23-builtins' bcast files again), pass25-radix (the radix forms of
+# allgather, alltoall and reduce_scatter_block at 8 B to 1 KiB on 64, 128
+# and 256 ranks), pass25-radix-auto (auto under the rules fitted to them,
+# and pass22-auto's files of the three again), pass25-noncomm
+# (reduce_scatter_block noncommutative beside bine and the radix forms,
+# and the ring from 4 KiB blocks), pass25-noncomm-auto (its auto under
+# the rules fitted to them), pass25-far (bcast's k-nomial tree labelled
+# the other way, far=1, beside the default), pass25-far-auto (bcast's
+# auto under the rules fitted to them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -71,6 +79,19 @@ runs() {
     case "$1" in
     # pass 17 (results/bands/, outside the big tables): rank counts and sizes
     # between the page's, for the rules' bands
+    # pass 25: reduce_scatter_block noncommutative (MPICH's recursive halving
+    # for any operation, nearest partners first) beside bine and the radix-4
+    # form, on the multi-core platforms and on one rank a node (in bands/:
+    # outside the page's tables of one rank a node)
+    multicore/reduce_scatter_block-*-np*-noncomm|bands/reduce_scatter_block-*-np*-noncomm)
+        N=${1#*/}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}; NP=${NP%-noncomm}
+        M=8,64,256,1K,64K; case $NP in 64) M=8,64,256,1K,64K,1M ;; esac
+        echo "reduce_scatter_block --np $NP --platform $P -m $M -a noncommutative,bine,recursive_multiplying:k=4,recursive_halving --builtins none --timeout 900" ;;
+    # pass 25: bcast's k-nomial tree labelled the other way (far=1: the
+    # farthest ranks first, MPICH's binomial order) beside the default
+    multicore/bcast-*-np*-far|bands/bcast-*-np*-far) N=${1#*/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-far}
+        echo "bcast --np $NP --platform $P -m 8,1K,8K -a knomial:k=2,far=1,knomial:k=4,far=1,knomial:k=8,far=1,binomial,knomial:k=4,knomial:k=8,hierarchical --builtins none --timeout 900" ;;
     bands/*) N=${1#bands/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
         case $N in
         # pass 24: allgather node_ring on the multi-core platforms between 1
@@ -81,6 +102,10 @@ runs() {
         # and at 256 ranks, 1 to 64 KiB blocks
         allgather-*-np256-nodering-mid)
             echo "allgather --np 256 --platform $P -m 1K,4K,16K,64K -a node_ring,ring,recursive_multiplying:k=4,neighbor,auto --builtins none --timeout 1800" ;;
+        # pass 25: where reduce_scatter_block noncommutative gives way to the
+        # ring, 4 to 64 KiB blocks on the multi-core platforms
+        reduce_scatter_block-*-np*-noncomm-ring) NP=${N#*-np}; NP=${NP%-noncomm-ring}
+            echo "reduce_scatter_block --np $NP --platform $P -m 4K,16K,64K -a noncommutative,ring --builtins none --timeout 900" ;;
         # powers of two, not of 4, where allreduce's recursive_multiplying:k=4 folds
         allreduce-*-np32-128-small)
             echo "allreduce --np 32,128 --platform $P -m 8,1K,4K -a recursive_doubling,recursive_multiplying:k=4,recursive_multiplying:k=8,swing_latency,rabenseifner --builtins none" ;;
@@ -177,6 +202,21 @@ runs() {
         alltoall) A=radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 ;;
         esac
         echo "$C --np $NP --platform $P -m 8,1K -a $A --builtins none --timeout 900" ;;
+    # pass 25: the radix forms between 64 and 256 ranks and between 8 B and
+    # 1 KiB, where auto took up to 1.25 of the fastest (the rules across
+    # nodes chose one radix for 8 and 64 ranks a node alike)
+    multicore/*-np*-radixmid) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-radixmid}
+        case $C in
+        allgather) A=recursive_multiplying:k=4,recursive_multiplying:k=8 ;;
+        reduce_scatter_block) A=recursive_multiplying:k=4,recursive_multiplying:k=8,bine ;;
+        alltoall) A=radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 ;;
+        esac
+        echo "$C --np $NP --platform $P -m 8,64,256,1K -a $A --builtins none --timeout 900" ;;
+    # pass 25: auto at the same points, under the rules fitted to them
+    multicore/*-np*-radixmid-auto) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-radixmid-auto}
+        echo "$C --np $NP --platform $P -m 8,64,256,1K -a auto --builtins none --timeout 900" ;;
     # pass 22: 1 MiB at 256 ranks, the algorithms that win at 64 KiB and
     # 1 MiB on 64 ranks and at 64 KiB on 256 (pass 21)
     multicore/*-np256-1M) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
@@ -491,6 +531,24 @@ runs() {
     esac
 }
 
+# pass 25's auto runs of collective $1: at the radix points (64, 128 and
+# 256 ranks) and at pass 22's (64 and 256)
+pass25_autos() {
+    local p
+    for p in flat8 fattree8 multicore fattree16; do
+        echo multicore/$1-$p-np64-radixmid-auto multicore/$1-$p-np128-radixmid-auto
+    done
+    for p in flat8 flat64; do
+        echo multicore/$1-$p-np256-radixmid-auto
+    done
+    for p in flat8 fattree8 multicore fattree16 cluster8; do
+        echo multicore/$1-$p-np64-auto
+    done
+    for p in flat8 flat64 fattree8 fattree64; do
+        echo multicore/$1-$p-np256-auto
+    done
+}
+
 group() {
     local c p
     case "$1" in
@@ -637,6 +695,50 @@ group() {
             done ;;
     # (bcast and reduce_scatter_block on flat8: 10 and 13 min here; allgather
     # ran over 10 min and was stopped, the rest not yet run)
+    pass25-radix) for c in allgather alltoall reduce_scatter_block; do
+                for p in flat8 fattree8 multicore fattree16; do
+                    echo multicore/$c-$p-np64-radixmid multicore/$c-$p-np128-radixmid
+                done
+                for p in flat8 flat64; do
+                    echo multicore/$c-$p-np256-radixmid
+                done
+            done ;;
+    pass25-radix-auto) for c in allgather alltoall reduce_scatter_block; do pass25_autos $c; done ;;
+    pass25-noncomm) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/reduce_scatter_block-$p-np64-noncomm
+            done
+            for p in flat8 fattree8 multicore fattree16; do
+                echo multicore/reduce_scatter_block-$p-np128-noncomm
+            done
+            for p in flat8 flat64; do
+                echo multicore/reduce_scatter_block-$p-np256-noncomm
+            done
+            for p in flat fattree; do
+                echo bands/reduce_scatter_block-$p-np16-noncomm \
+                     bands/reduce_scatter_block-$p-np64-noncomm \
+                     bands/reduce_scatter_block-$p-np256-noncomm
+            done
+            for p in flat8 fattree8 multicore fattree16; do
+                echo bands/reduce_scatter_block-$p-np64-noncomm-ring
+            done
+            echo bands/reduce_scatter_block-flat8-np128-noncomm-ring \
+                 bands/reduce_scatter_block-multicore-np128-noncomm-ring ;;
+    pass25-noncomm-auto) pass25_autos reduce_scatter_block ;;
+    pass25-far) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/bcast-$p-np64-far
+            done
+            for p in flat8 fattree8 flat64; do
+                echo multicore/bcast-$p-np256-far
+            done
+            for p in flat fattree; do
+                echo bands/bcast-$p-np64-far
+            done ;;
+    pass25-far-auto) for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/bcast-$p-np64-auto
+            done
+            for p in flat8 flat64 fattree8 fattree64; do
+                echo multicore/bcast-$p-np256-auto
+            done ;;
     pass22-big) echo multicore/bcast-flat8-np256-1M multicore/reduce_scatter_block-flat8-np256-1M ;;
     pass22-hier) for c in bcast reduce allreduce allgather; do
                 for p in flat8 fattree8 multicore fattree16 cluster8; do
@@ -650,7 +752,7 @@ group() {
                 for p in flat8 fattree8 multicore fattree16 cluster8; do
                     echo multicore/$c-$p-np64-auto
                 done
-                for p in flat8 flat64; do
+                for p in flat8 flat64 fattree8 fattree64; do
                     echo multicore/$c-$p-np256-auto
                 done
             done ;;
@@ -683,7 +785,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
