@@ -356,7 +356,13 @@ static void test_openmpi_tree(void)
         { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
         { "bcast", 64, 16, 1024, "knomial:k=8,far=0" },          /* 4 a node: not measured */
         { "bcast", 64, 64, 1024, "knomial:k=8,far=0" },          /* one a node */
-        { "bcast", 512, 64, 1024, "knomial:k=8,far=0" },         /* beyond 256 ranks */
+        { "bcast", 512, 64, 1024, "knomial:k=8,far=1" },         /* 8 a node, to 1024 ranks */
+        { "bcast", 2048, 256, 1024, "knomial:k=8,far=0" },        /* beyond 1024 ranks */
+        { "bcast", 1024, 64, 8, "hierarchical" }, { "bcast", 1024, 64, 2896, "knomial:k=8,far=0" },
+        { "allgather", 1024, 128, 1024, "recursive_multiplying:k=4" },
+        { "allgather", 1024, 128, 1025, "recursive_multiplying:k=8" },
+        { "allreduce", 1024, 64, 1024, "hierarchical" }, { "allreduce", 1024, 128, 91, "hierarchical" },
+        { "allreduce", 1024, 128, 90, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 64, 8, 64 * 8, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 64, 4, 8191, "recursive_multiplying:k=4" },
         { "reduce_scatter_block", 64, 8, 8192, "noncommutative" },
@@ -371,6 +377,9 @@ static void test_openmpi_tree(void)
         { "reduce_scatter_block", 256, 4, 2048, "noncommutative" },    /* 64 a node */
         { "reduce_scatter_block", 256, 4, 8388607, "noncommutative" },
         { "reduce_scatter_block", 256, 32, 8388608, "ring" },
+        { "reduce_scatter_block", 1024, 128, 8192, "noncommutative" },
+        { "reduce_scatter_block", 1024, 64, 1048576, "noncommutative" },
+        { "reduce_scatter_block", 1024, 64, 1048577, "bine" },
         { "allgather", 64, 8, 511, "recursive_multiplying:k=4" },
         { "allgather", 64, 8, 512, "recursive_multiplying:k=8" },
         { "allgather", 128, 8, 2047, "recursive_multiplying:k=8" },   /* 16 a node */
