@@ -52,7 +52,8 @@
 # the other way, far=1, beside the default), pass25-far-auto (bcast's
 # auto under the rules fitted to them), pass26-1024 (1024 ranks of 8 and
 # 16 a node at 8 B and 1 KiB: the algorithms the rules and the model
-# choose and their rivals, and auto), or all. Each NAME
+# choose and their rivals, and auto), pass26-1024-auto (auto under the
+# rules fitted to them: the collectives whose rules changed), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -231,6 +232,9 @@ runs() {
         reduce_scatter_block) A=recursive_multiplying:k=4,recursive_multiplying:k=8,noncommutative,bine,recursive_halving ;;
         esac
         echo "$C --np 1024 --platform $P -m 8,1K -a $A,auto --builtins none --timeout 900" ;;
+    # pass 26: auto at the same points, under the rules fitted to them
+    multicore/*-np1024-small-auto) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        echo "$C --np 1024 --platform $P -m 8,1K -a auto --builtins none --timeout 900" ;;
     # pass 22: 1 MiB at 256 ranks, the algorithms that win at 64 KiB and
     # 1 MiB on 64 ranks and at 64 KiB on 256 (pass 21)
     multicore/*-np256-1M) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
@@ -758,6 +762,11 @@ group() {
                     echo multicore/$c-$p-np1024-small
                 done
             done ;;
+    pass26-1024-auto) for p in flat8 multicore; do
+                for c in allreduce bcast allgather reduce_scatter_block; do
+                    echo multicore/$c-$p-np1024-small-auto
+                done
+            done ;;
     pass22-big) echo multicore/bcast-flat8-np256-1M multicore/reduce_scatter_block-flat8-np256-1M ;;
     pass22-hier) for c in bcast reduce allreduce allgather; do
                 for p in flat8 fattree8 multicore fattree16 cluster8; do
@@ -804,7 +813,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
