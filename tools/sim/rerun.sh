@@ -216,10 +216,10 @@ runs() {
         alltoall) A=radix_bruck:radix=4,multiport=1,radix_bruck:radix=8,multiport=1 ;;
         esac
         echo "$C --np $NP --platform $P -m 8,64,256,1K -a $A --builtins none --timeout 900" ;;
-    # pass 25: auto at the same points, under the rules fitted to them
-    multicore/*-np*-radixmid-auto) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
-        NP=${N#*-np}; NP=${NP%-radixmid-auto}
-        echo "$C --np $NP --platform $P -m 8,64,256,1K -a auto --builtins none --timeout 900" ;;
+    # passes 25 and 26: auto alone at a run's points, under the rules fitted
+    # to them (the run's command with -a auto)
+    multicore/*-np*-radixmid-auto|multicore/*-np1024-small-auto)
+        runs "${1%-auto}" | sed -E 's/ -a [^ ]+/ -a auto/' ;;
     # pass 26: 1024 ranks of many a node, 8 B and 1 KiB, the algorithms the
     # rules and the model choose there and their nearest rivals, and auto
     multicore/*-np1024-small) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
@@ -232,9 +232,6 @@ runs() {
         reduce_scatter_block) A=recursive_multiplying:k=4,recursive_multiplying:k=8,noncommutative,bine,recursive_halving ;;
         esac
         echo "$C --np 1024 --platform $P -m 8,1K -a $A,auto --builtins none --timeout 900" ;;
-    # pass 26: auto at the same points, under the rules fitted to them
-    multicore/*-np1024-small-auto) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
-        echo "$C --np 1024 --platform $P -m 8,1K -a auto --builtins none --timeout 900" ;;
     # pass 22: 1 MiB at 256 ranks, the algorithms that win at 64 KiB and
     # 1 MiB on 64 ranks and at 64 KiB on 256 (pass 21)
     multicore/*-np256-1M) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
