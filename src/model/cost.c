@@ -6,7 +6,8 @@
  * the previous one has finished (and, if it begins with a barrier, when
  * every rank of the node has reached it), at t0:
  *
- *   - its receives are posted at t0, free;
+ *   - its receives are posted at t0, free (or with an earlier round, when
+ *     the plan posts them ahead: plan_lookahead);
  *   - its sends leave one after the other, each after the sender's CPU
  *     overhead o_s: the j-th at t0 + j o_s (multi-port: several messages
  *     are on the wire at once, only their overheads are serialised);
@@ -70,6 +71,7 @@ typedef struct ev {
     double wire;         /* beta x the shared bytes on this side's link */
     double floor;        /* the least wire time the shared links allow (share_link) */
     double t;            /* send: left the sender; receive: posted; < 0 unknown */
+    int post;            /* receive: the round that posts it (plan_lookahead) */
 } ev;
 
 typedef struct rank_state {
@@ -81,6 +83,7 @@ typedef struct rank_state {
     double cpu;          /* after the round's send overheads */
     long first_ev;       /* this round's first event */
     long train_end;      /* past the last event of the train posted last (post_round) */
+    long early_ev;       /* the receives before it of later rounds are posted */
     long nev;            /* and how many */
     int queued;
 } rank_state;
@@ -110,7 +113,8 @@ typedef struct replay {
     long *ps_ix;
     struct rx { double at, w, sent; int inside; } *rx;  /* one round's receives
                                                         * (finish_round) */
-    unsigned *sent_in;       /* per peer: the train that sent it a detached message */
+    unsigned *sent_in;       /* per peer: the train that sent it a detached message, */
+    unsigned *sent_n;        /* and how many */
     unsigned train;          /* trains started (post_round) */
     double *heap_f;          /* the sender's link: virtual finish times, */
     long *heap_i;            /* their events */
@@ -181,6 +185,7 @@ static int build_events(replay *r)
     for (int q = 0; q < r->p; q++) {
         const plan *pl = &r->plans[q];
         r->rank_ev[q] = j;
+        size_t post = 0;    /* the first round that may post the next receive */
         for (size_t x = 0; x < pl->nrounds; x++) {
             const plan_round *rd = &pl->rounds[x];
             r->round_ev[j++] = k;
@@ -190,9 +195,11 @@ static int build_events(replay *r)
                 const plan_op *op = &pl->ops[i];
                 if (op->kind != OP_SEND && op->kind != OP_RECV)
                     continue;
+                while (post < x && pl->rounds[post].early <= i)
+                    post++;
                 r->evs[k] = (ev){ .rank = q, .round = (int)x, .kind = op->kind,
                                   .peer = op->peer, .bytes = op->bytes, .match = -1, .t = -1,
-                                  .wire = 0, .floor = 0 };
+                                  .wire = 0, .floor = 0, .post = (int)post };
                 order[k] = (pair_key){ .src = op->kind == OP_SEND ? q : op->peer,
                                        .dst = op->kind == OP_SEND ? op->peer : q,
                                        .kind = op->kind, .i = k };
@@ -231,7 +238,8 @@ static int build_events(replay *r)
     r->ps_ix = malloc(maxrank * sizeof *r->ps_ix);
     r->rx = malloc(maxround * sizeof *r->rx);
     r->sent_in = calloc((size_t)r->p, sizeof *r->sent_in);
-    if (!r->rx || !r->sent_in ||
+    r->sent_n = calloc((size_t)r->p, sizeof *r->sent_n);
+    if (!r->rx || !r->sent_in || !r->sent_n ||
         !r->scratch || !r->heap_f || !r->heap_i || !r->ps_at || !r->ps_w ||
         !r->ps_done || !r->ps_ix)
         goto out;
@@ -382,17 +390,25 @@ static int sends_and_goes(const replay *r, int q, size_t x)
 /* Whether a send of events [a, b) is detached (above eager bytes) to a
  * peer the train already sent a detached message to (its data wait for
  * the peer's next receive, posted once the one before is in: a
- * pipeline's segments); with mark, records their peers instead. */
+ * pipeline's segments), or as many as the rounds its receive is posted
+ * ahead of its own (plan_lookahead) and one; with mark, records their
+ * peers instead. */
 static int detached_peers(replay *r, long a, long b, int mark)
 {
     for (long i = a; i < b; i++) {
         const ev *e = &r->evs[i];
         if (e->bytes <= link_of(r, e->rank, e->peer)->eager)
             continue;
-        if (mark)
+        const ev *v = &r->evs[e->match];
+        if (mark) {
+            if (r->sent_in[e->peer] != r->train)
+                r->sent_n[e->peer] = 0;
             r->sent_in[e->peer] = r->train;
-        else if (r->sent_in[e->peer] == r->train)
+            r->sent_n[e->peer]++;
+        } else if (r->sent_in[e->peer] == r->train &&
+                   r->sent_n[e->peer] > (unsigned)(v->round - v->post)) {
             return 1;
+        }
     }
     return 0;
 }
@@ -414,9 +430,22 @@ static void post_round(replay *r, int q)
     s->cpu = s->t;
     for (long i = f; i < f + m; i++) {
         ev *e = &r->evs[i];
-        if (e->kind == OP_RECV)
+        if (e->kind == OP_RECV && e->t < 0)
             e->t = s->t;
     }
+    /* the next rounds' receives it posts (plan_lookahead) */
+    long c = s->early_ev > f + m ? s->early_ev : f + m;
+    const long last = r->round_ev[r->rank_ev[q] + (long)r->plans[q].nrounds];
+    for (; c < last; c++) {
+        ev *e = &r->evs[c];
+        if (e->kind != OP_RECV)
+            continue;
+        if (e->post > (int)s->round)
+            break;
+        e->t = s->t;
+        push(r, e->peer);
+    }
+    s->early_ev = c;
     for (long i = f; i < f + m; i++) {
         ev *e = &r->evs[i];
         if (e->kind == OP_SEND) {
@@ -830,6 +859,7 @@ out:
     free(r.ps_ix);
     free(r.rx);
     free(r.sent_in);
+    free(r.sent_n);
     return rc;
 }
 

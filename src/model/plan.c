@@ -218,7 +218,7 @@ void plan_end_round(plan *pl)
     if (msgs > pl->max_msgs)
         pl->max_msgs = msgs;
     pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start,
-                                              pl->sync_next };
+                                              pl->sync_next, pl->nops };
     pl->round_start = pl->nops;
     pl->sync_next = 0;
 }
@@ -231,14 +231,103 @@ int plan_finish(plan *pl)
     return pl->err ? -1 : 0;
 }
 
+/* Whether op touches (reads or writes) bytes [off, off + bytes) of buf,
+ * or may (publish, pull: the node's records and a peer's buffers). */
+static int touches(const plan *pl, const plan_op *op, int buf, size_t off, size_t bytes,
+                   int inplace)
+{
+    if (op->kind == OP_PUBLISH || op->kind == OP_PULL)
+        return 1;
+    const int user = buf == BUF_SEND || buf == BUF_RECV;
+    for (int side = 0; side < 2; side++) {
+        /* side 0: op->buf (send, receive, copy's and reduction's source);
+         * side 1: the copy's or reduction's destination */
+        if (side == 1 && op->kind != OP_COPY && op->kind != OP_REDUCE)
+            break;
+        const int b = side ? op->dst_buf : op->buf;
+        if (b != buf) {
+            if (inplace && user && (b == BUF_SEND || b == BUF_RECV))
+                return 1;
+            continue;
+        }
+        if (side == 0 && op->nseg) {
+            for (uint32_t k = 0; k < op->nseg; k++) {
+                const plan_seg *sg = &pl->segs[op->off + k];
+                if (sg->off < off + bytes && off < sg->off + sg->bytes)
+                    return 1;
+            }
+            continue;
+        }
+        const size_t o = side ? op->dst_off : op->off;
+        if (o < off + bytes && off < o + op->bytes)
+            return 1;
+    }
+    return 0;
+}
+
+/* The first round whose posting may post receive i of round r (see
+ * plan.h): r, or up to PLAN_LOOKAHEAD rounds before it. */
+static size_t earliest(const plan *pl, size_t i, size_t r, int inplace)
+{
+    const plan_op *op = &pl->ops[i];
+    if (op->nseg || op->buf == BUF_SHM || op->bytes > ((size_t)1 << 30))
+        return r;               /* a derived type, SHM, or several pieces */
+    size_t e = r, budget = 256;     /* ops looked at: a plan's build stays linear */
+    while (e > 0 && r - e < PLAN_LOOKAHEAD && !pl->rounds[e].sync) {
+        const plan_round *prev = &pl->rounds[e - 1];
+        if (prev->nops > budget)
+            return e;
+        budget -= prev->nops;
+        for (size_t k = prev->first; k < prev->first + prev->nops; k++)
+            if (!plan_op_token(op) && touches(pl, &pl->ops[k], op->buf, op->off, op->bytes,
+                                              inplace))
+                return e;
+        e--;
+    }
+    return e;
+}
+
+void plan_lookahead(plan *pl, int inplace)
+{
+    size_t floor = 0, out = 0;   /* posts no receive before an earlier one's round */
+    for (size_t r = 0; r < pl->nrounds; r++)
+        pl->rounds[r].early = pl->rounds[r].first + pl->rounds[r].nops;
+    for (size_t r = 0; r < pl->nrounds; r++) {
+        const plan_round *rd = &pl->rounds[r];
+        for (size_t i = rd->first; i < rd->first + rd->nops; i++) {
+            if (pl->ops[i].kind != OP_RECV)
+                continue;
+            size_t e = earliest(pl, i, r, inplace);
+            if (e < floor)
+                e = floor;
+            floor = e;
+            for (size_t x = e; x < r; x++)
+                pl->rounds[x].early = i + 1;
+        }
+    }
+    /* most posted ahead at once: after round x is posted, the receives of
+     * later rounds below its bound */
+    for (size_t x = 0; x < pl->nrounds; x++) {
+        const plan_round *rd = &pl->rounds[x];
+        size_t n = 0;
+        for (size_t i = rd->first + rd->nops; i < rd->early; i++)
+            n += pl->ops[i].kind == OP_RECV;
+        if (n > out)
+            out = n;
+    }
+    pl->max_early = out;
+}
+
 int plan_build(plan *pl, plan_builder build, const plan_args *a)
 {
     plan_init(pl, a->p, a->rank);
     if (!build)
         return -1;      /* native (R_NATIVE): the MPI library's own, no plan */
     build(pl, a);
-    if (plan_finish(pl) == 0)
+    if (plan_finish(pl) == 0) {
+        plan_lookahead(pl, a->inplace);
         return 0;
+    }
     plan_free(pl);
     return -1;
 }

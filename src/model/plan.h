@@ -9,8 +9,9 @@
  *
  * Buffers are named, never pointed to: SEND, RECV and TMP (scratch the plan
  * declares), with byte offsets, so one plan serves every call of the same
- * shape. In a round, every send and receive is posted at once; when all of
- * them are complete, the round's local operations run in order.
+ * shape. In a round, every send and receive is posted at once (a receive
+ * possibly before: plan_lookahead); when all of them are complete, the
+ * round's local operations run in order.
  *
  * SHM is the node's shared segment: one buffer per node, which every rank
  * of the node sees (offsets are the same on all of them). A round may
@@ -66,6 +67,8 @@ typedef struct plan_round {
     size_t first;       /* index of the round's first op */
     size_t nops;
     int sync;           /* begins with a barrier of the node's ranks */
+    size_t early;       /* the receives among ops [first + nops, early) may be
+                         * posted with this round (plan_build: plan_lookahead) */
 } plan_round;
 
 /* Parameters of an algorithm, by position in its table entry. */
@@ -131,6 +134,7 @@ typedef struct plan {
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     size_t npulls;          /* plan_pull operations */
     size_t npubs;           /* plan_publish operations: peers read this rank's buffers */
+    size_t max_early;       /* most receives posted before their round at once */
     int err;                /* sticky: an allocation failed while building */
     const int *group;       /* NULL, or the ranks that peers name (plan_group) */
 } plan;
@@ -214,6 +218,21 @@ void plan_fail(plan *pl);
 
 /* Closes the last round; returns 0, or -1 when memory ran out. */
 int plan_finish(plan *pl);
+
+/* Receives posted ahead (plan_lookahead): a receive may be posted with an
+ * earlier round than its own, up to PLAN_LOOKAHEAD rounds before it, when
+ * nothing between reads or writes the bytes it writes (no send, receive,
+ * copy or reduction of them, no node barrier, no single copy, not SHM;
+ * SEND and RECV taken as one buffer when they alias), and never before a
+ * receive that comes before it in the plan, so that each peer's messages
+ * still meet this rank's receives in order. Its round still waits for it;
+ * its data may arrive sooner: a pipeline's next segment while this rank
+ * forwards the last (SMPI, and a real MPI's rendezvous, start a message's
+ * data only once its receive is posted). Made by plan_build; the executor
+ * and the cost model follow it, the checker needs none of it (each byte
+ * still holds what the round order says). */
+#define PLAN_LOOKAHEAD 4
+void plan_lookahead(plan *pl, int inplace);
 
 /* Builds a plan for a->rank with `build`: 0, or -1 (out of memory; the
  * plan is then freed). */

@@ -29,7 +29,7 @@ size_t exec_requests(const plan *pl)
         if (n > most)
             most = n;
     }
-    return most;
+    return pl->max_early + most;
 }
 
 int exec_types_make(const plan *pl, MPI_Datatype **types)
@@ -182,35 +182,60 @@ int exec_waitall(int n, MPI_Request *reqs)
 
 static int wait_round(exec_state *x, int blocking, int *flag)
 {
+    MPI_Request *reqs = x->reqs + x->pl->max_early;
     *flag = 1;
     if (x->nreq == 0)
         return MPI_SUCCESS;
     if (blocking)
-        return exec_waitall((int)x->nreq, x->reqs);
-    return PMPI_Testall((int)x->nreq, x->reqs, flag, MPI_STATUSES_IGNORE);
+        return exec_waitall((int)x->nreq, reqs);
+    return PMPI_Testall((int)x->nreq, reqs, flag, MPI_STATUSES_IGNORE);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 
+/* Posts the round: its receives (those posted ahead are in the ring
+ * already), its sends, then the next rounds' receives that may go now
+ * (plan_lookahead). */
 static int post_round(exec_state *x)
 {
-    const plan_op *ops = x->pl->ops + x->pl->rounds[x->round].first;
-    size_t nops = x->pl->rounds[x->round].nops;
+    const plan *pl = x->pl;
+    const plan_round *rd = &pl->rounds[x->round];
+    const size_t end = rd->first + rd->nops, ring = pl->max_early;
+    MPI_Request *reqs = x->reqs + ring;
+    int rc = MPI_SUCCESS;
     x->nreq = 0;
     /* receives first, so that a send's peer finds its receive posted */
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < nops; i++) {
-            if (ops[i].kind != (pass ? OP_SEND : OP_RECV))
+        for (size_t i = rd->first; i < end; i++) {
+            const plan_op *op = &pl->ops[i];
+            if (op->kind != (pass ? OP_SEND : OP_RECV))
                 continue;
-            int rc = post(&ops[i], x->bufs[ops[i].buf], x->comm, x->tag, x->reqs, &x->nreq,
-                          x->types);
-            if (rc != MPI_SUCCESS)
-                return rc;
+            if (!pass && i < x->early_next) {
+                reqs[x->nreq++] = x->reqs[x->ring_head];
+                x->ring_head = (x->ring_head + 1) % ring;
+                x->ring_len--;
+                continue;
+            }
+            CHECK(post(op, x->bufs[op->buf], x->comm, x->tag, reqs, &x->nreq, x->types));
         }
     }
+    for (size_t i = x->early_next > end ? x->early_next : end; i < rd->early; i++) {
+        const plan_op *op = &pl->ops[i];
+        if (op->kind != OP_RECV)
+            continue;
+        size_t n = 0;
+        CHECK(post(op, x->bufs[op->buf], x->comm, x->tag,
+                   x->reqs + (x->ring_head + x->ring_len) % ring, &n, x->types));
+        x->ring_len++;
+    }
+    if (x->early_next < end)
+        x->early_next = end;
+    if (x->early_next < rd->early)
+        x->early_next = rd->early;
     x->posted = 1;
-    return MPI_SUCCESS;
+out:
+    return rc;
 }
 
 static int phase_on;            /* mpicoll_phases_record */
@@ -269,6 +294,9 @@ void exec_begin(exec_state *x)
 {
     x->round = 0;
     x->nreq = 0;
+    x->early_next = 0;
+    x->ring_head = 0;
+    x->ring_len = 0;
     x->posted = 0;
     x->arrived = 0;
     if (x->shm)

@@ -34,8 +34,9 @@ typedef struct exec_reduce {
     void *scratch;              /* max_after bytes, for dst = dst ⊕ src */
 } exec_reduce;
 
-/* Requests a plan needs in its busiest round (messages over 1 GiB go in
- * several pieces). */
+/* Requests a plan needs: its busiest round's (messages over 1 GiB go in
+ * several pieces) and its receives posted ahead (plan.h: plan_lookahead),
+ * which come first in the array. */
 size_t exec_requests(const plan *pl);
 
 /* The derived datatypes of a plan's segmented messages (indexed by the
@@ -56,6 +57,9 @@ typedef struct exec_state {
     struct shm_chan *shm;       /* the node's channel (segment and barrier) the call
                                  * uses, for a plan that uses BUF_SHM */
     size_t round, nreq;
+    size_t early_next;          /* the receives among ops [0, early_next) are posted */
+    size_t ring_head, ring_len; /* those posted ahead, not yet in their round: reqs[]
+                                 * from ring_head, in plan order, max_early slots */
     int posted;
     int arrived;                /* at the node barrier that begins the round */
     int spinning;               /* exec_progress's out: not done, at a node barrier still

@@ -495,18 +495,23 @@ static void test_group_links(void)
 }
 
 /* A pipeline of S segments from rank 0 to rank 1 (nodes of one rank): rank
- * 0 sends segment s in its round s, rank 1 receives it in its round s. */
+ * 0 sends segment s in its round s, rank 1 receives it in its round s,
+ * each into the same bytes (pipe_plan: a receive cannot be posted before
+ * the one before is in) or into its own (pipe_plan_ahead: all posted with
+ * the first round, plan_lookahead). */
 enum { PIPE_S = 4 };
-static void pipe_plan(plan *pl, const plan_args *a)
+static void pipe_build(plan *pl, const plan_args *a, int ahead)
 {
     for (int s = 0; s < PIPE_S; s++) {
         if (a->rank == 0)
             plan_send(pl, BUF_SEND, (size_t)s * a->block, a->block, 1);
         else
-            plan_recv(pl, BUF_RECV, (size_t)s * a->block, a->block, 0);
+            plan_recv(pl, BUF_RECV, ahead ? (size_t)s * a->block : 0, a->block, 0);
         plan_end_round(pl);
     }
 }
+static void pipe_plan(plan *pl, const plan_args *a) { pipe_build(pl, a, 0); }
+static void pipe_plan_ahead(plan *pl, const plan_args *a) { pipe_build(pl, a, 1); }
 
 /* The pipeline's segments detached (eager 0, up to detach bytes): rank 0's
  * rounds end as their sends leave, o_s apart, but each segment's data wait
@@ -529,6 +534,18 @@ static void test_detached_pipeline(void)
     expect(close6(t, want), "a pipeline of detached segments: one segment on the link at a time");
     if (!close6(t, want))
         printf("  (%.6g s, want %.6g)\n", t, want);
+    /* Posted ahead, the segments' data start as their sends leave, o_s
+     * apart, and share the link: through after about S n beta from the
+     * first; each of rank 1's rounds then pays o_r. */
+    const double ahead = replay_time(pipe_plan_ahead, 2, N, NULL, &cp);
+    const double lo = cp.net.send_overhead + cp.net.latency + PIPE_S * N * cp.net.beta +
+                      cp.net.recv_overhead;
+    const double hi = PIPE_S * (cp.net.send_overhead + cp.net.recv_overhead) +
+                      cp.net.latency + PIPE_S * N * cp.net.beta;
+    expect(ahead > lo * (1 - 1e-6) && ahead < hi * (1 + 1e-6),
+           "a pipeline's receives posted ahead: the segments share the link");
+    if (!(ahead > lo * (1 - 1e-6) && ahead < hi * (1 + 1e-6)))
+        printf("  (%.6g s, want %.6g to %.6g)\n", ahead, lo, hi);
 }
 
 int main(int argc, char **argv)
