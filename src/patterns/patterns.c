@@ -306,16 +306,13 @@ static void ring_reduce_scatter(plan *pl, int rank, pat_ref work, const ring_blo
         ring_block(rb, i, &off, &bytes);
         most = bytes > most ? bytes : most;
     }
-    /* two blocks, in turn: the next step's receive may be posted while
-     * this one's block is reduced (plan_lookahead) */
-    plan_need_tmp(pl, tmp_off + (p > 2 ? 2 : 1) * most);
+    plan_need_tmp(pl, tmp_off + most);
     for (int k = 0; k < p - 1; k++) {
-        const size_t in = tmp_off + (size_t)(k % 2) * most;
         ring_block(rb, pat_mod(rank - k - 1, p), &off, &bytes);
         plan_send(pl, work.buf, work.off + off, bytes, pat_mod(rank + 1, p));
         ring_block(rb, pat_mod(rank - k - 2, p), &off, &bytes);
-        plan_recv(pl, BUF_TMP, in, bytes, pat_mod(rank - 1, p));
-        plan_reduce(pl, BUF_TMP, in, work.buf, work.off + off, bytes);
+        plan_recv(pl, BUF_TMP, tmp_off, bytes, pat_mod(rank - 1, p));
+        plan_reduce(pl, BUF_TMP, tmp_off, work.buf, work.off + off, bytes);
         plan_end_round(pl);
     }
 }

@@ -177,9 +177,7 @@ void pat_bcast_linear(plan *pl, int p, int rank, int root, int buf, size_t off, 
 
 /* Ring reduce-scatter on the n elements (of esize bytes) at `work`, in
  * place: p - 1 steps; rank r ends with block r (pat_block) reduced over
- * all ranks. Partial blocks arrive in TMP at tmp_off (two blocks, in
- * turn, so that a step's receive may be posted while the one before is
- * reduced: plan_lookahead; one block when p = 2).
+ * all ranks. Partial blocks arrive in TMP at tmp_off (one block).
  * Contributions accumulate around the ring: commutative operations only. */
 void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, size_t esize,
                              size_t tmp_off);
@@ -187,7 +185,7 @@ void pat_ring_reduce_scatter(plan *pl, int p, int rank, pat_ref work, size_t n, 
 /* The same on the call's blocks: block r is args_count(a, r) bytes at
  * work.off + args_displ(a, r) (reduce_scatter's counts, or
  * reduce_scatter_block's blocks of a->block bytes); rank a->rank ends with
- * its own. TMP at tmp_off holds two of the largest block. */
+ * its own. TMP at tmp_off holds the largest block. */
 void pat_ring_reduce_scatter_blocks(plan *pl, const plan_args *a, pat_ref work, size_t tmp_off);
 
 /* Ring allgather of the blocks of the n elements at `work` (rank r holds

@@ -15,8 +15,7 @@
  * Cost:    2(p - 1)α + 2((p - 1)/p)nβ + ((p - 1)/p)nγ   (n = vector bytes)
  * Limits:  commutative operations (contributions meet around the ring;
  *          declared, the selector falls back to basic_linear otherwise).
- * Memory:  two blocks (ceil(n/p) elements each) of scratch: a step receives
- *          into one while the other is reduced (one block when p = 2).
+ * Memory:  one block (ceil(n/p) elements) of scratch.
  * Example: mpicoll show allreduce ring --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =
  *          how many ranks' contributions the rank holds in the element)

@@ -15,7 +15,7 @@
  *          carries one rank's block, the largest sets the pace)
  * Limits:  commutative operations (contributions join around the ring;
  *          declared, falls back to noncommutative).
- * Memory:  TMP of the vector and two of its largest block.
+ * Memory:  TMP of the vector and its largest block.
  * Example: mpicoll show reduce_scatter ring --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =
  *          how many ranks' contributions the rank holds in the element)

@@ -11,8 +11,7 @@
  * Steps:   p - 1.
  * Cost:    (p - 1)(α + bβ + bγ)   (b = block bytes)
  * Limits:  commutative operations (declared; falls back to noncommutative).
- * Memory:  (p + 2)·b bytes of scratch (the vector and two of its largest
- *          block: a step receives into one while the other is reduced).
+ * Memory:  (p + 1)·b bytes of scratch (the vector and its largest block).
  * Example: mpicoll show reduce_scatter_block ring --np 5 --compact
  *          (columns: ranks; rows: the vector's elements after each round; k =
  *          how many ranks' contributions the rank holds in the element)
