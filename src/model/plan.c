@@ -218,12 +218,18 @@ void plan_end_round(plan *pl)
     if (msgs > pl->max_msgs)
         pl->max_msgs = msgs;
     pl->rounds[pl->nrounds++] = (plan_round){ pl->round_start, pl->nops - pl->round_start,
-                                              pl->sync_next, pl->nops };
+                                              pl->sync_next, pl->ahead, pl->nops };
     pl->round_start = pl->nops;
     pl->sync_next = 0;
 }
 
 void plan_fail(plan *pl) { pl->err = 1; }
+
+void plan_ahead(plan *pl, int on)
+{
+    plan_end_round(pl);
+    pl->ahead = on;
+}
 
 int plan_finish(plan *pl)
 {
@@ -270,18 +276,24 @@ static int touches(const plan *pl, const plan_op *op, int buf, size_t off, size_
 static size_t earliest(const plan *pl, size_t i, size_t r, int inplace)
 {
     const plan_op *op = &pl->ops[i];
-    if (op->nseg || op->buf == BUF_SHM || op->bytes > ((size_t)1 << 30))
-        return r;               /* a derived type, SHM, or several pieces */
+    if (op->nseg || op->buf == BUF_SHM || op->bytes > PLAN_AHEAD_BYTES)
+        return r;               /* a derived type, SHM, or a long message */
     size_t e = r, budget = 256;     /* ops looked at: a plan's build stays linear */
-    while (e > 0 && r - e < PLAN_LOOKAHEAD && !pl->rounds[e].sync) {
+    while (e > 0 && r - e < PLAN_LOOKAHEAD && pl->rounds[e].ahead && pl->rounds[e - 1].ahead &&
+           !pl->rounds[e].sync) {
         const plan_round *prev = &pl->rounds[e - 1];
         if (prev->nops > budget)
             return e;
         budget -= prev->nops;
-        for (size_t k = prev->first; k < prev->first + prev->nops; k++)
-            if (!plan_op_token(op) && touches(pl, &pl->ops[k], op->buf, op->off, op->bytes,
-                                              inplace))
+        int same_peer = 0;
+        for (size_t k = prev->first; k < prev->first + prev->nops; k++) {
+            const plan_op *o = &pl->ops[k];
+            same_peer |= o->kind == OP_RECV && o->peer == op->peer;
+            if (!plan_op_token(op) && touches(pl, o, op->buf, op->off, op->bytes, inplace))
                 return e;
+        }
+        if (!same_peer)
+            return e;
         e--;
     }
     return e;

@@ -67,6 +67,7 @@ typedef struct plan_round {
     size_t first;       /* index of the round's first op */
     size_t nops;
     int sync;           /* begins with a barrier of the node's ranks */
+    int ahead;          /* built under plan_ahead(pl, 1) */
     size_t early;       /* the receives among ops [first + nops, early) may be
                          * posted with this round (plan_build: plan_lookahead) */
 } plan_round;
@@ -130,6 +131,7 @@ typedef struct plan {
     size_t tmp_bytes;       /* scratch the plan needs */
     size_t shm_bytes;       /* the node's shared segment the plan needs */
     int sync_next;          /* the next round begins with a barrier */
+    int ahead;              /* plan_ahead: the rounds being built may post ahead */
     size_t max_msgs;        /* most sends + receives in one round */
     size_t max_after;       /* largest plan_reduce_after (executor scratch) */
     size_t npulls;          /* plan_pull operations */
@@ -219,19 +221,30 @@ void plan_fail(plan *pl);
 /* Closes the last round; returns 0, or -1 when memory ran out. */
 int plan_finish(plan *pl);
 
-/* Receives posted ahead (plan_lookahead): a receive may be posted with an
- * earlier round than its own, up to PLAN_LOOKAHEAD rounds before it, when
- * nothing between reads or writes the bytes it writes (no send, receive,
- * copy or reduction of them, no node barrier, no single copy, not SHM;
- * SEND and RECV taken as one buffer when they alias), and never before a
- * receive that comes before it in the plan, so that each peer's messages
- * still meet this rank's receives in order. Its round still waits for it;
- * its data may arrive sooner: a pipeline's next segment while this rank
- * forwards the last (SMPI, and a real MPI's rendezvous, start a message's
- * data only once its receive is posted). Made by plan_build; the executor
- * and the cost model follow it, the checker needs none of it (each byte
- * still holds what the round order says). */
+/* Receives posted ahead (plan_lookahead), where a builder asks for it:
+ * between plan_ahead(pl, 1) and plan_ahead(pl, 0) (a pipeline's
+ * segments), a receive of at most PLAN_AHEAD_BYTES may be posted with an
+ * earlier round built there too, up to PLAN_LOOKAHEAD rounds before its
+ * own, when each round between receives from the same peer (its messages
+ * come one after another) and nothing between reads or writes the bytes
+ * it writes (no send, receive, copy or reduction of them, no node
+ * barrier, no single copy, not SHM; SEND and RECV taken as one buffer when
+ * they alias), and never before a receive that comes before it in the
+ * plan, so that each peer's messages still meet this rank's receives in
+ * order. Its round still waits for it; its data may arrive sooner: a
+ * pipeline's next segment while this rank forwards the last (SMPI, and a
+ * real MPI's rendezvous, start a message's data only once its receive is
+ * posted). Made by plan_build; the executor and the cost model follow it,
+ * the checker needs none of it (each byte still holds what the round
+ * order says). Simulated at 64 ranks (docs/scale.md, pass 27): bcast
+ * hierarchical:inter=2,segsize=8192 0.66-0.90 of its time before from
+ * 64 KiB to 1 MiB; longer messages ahead lost as much (segments of 32 KiB
+ * 1.18-1.35, a ring's blocks of 16 KiB 1.14, where SMPI shares the link
+ * between a peer's next message and the one before), and so did receives
+ * from other peers ahead (scatter_allgather_rd 1.14). */
 #define PLAN_LOOKAHEAD 4
+#define PLAN_AHEAD_BYTES ((size_t)8192)
+void plan_ahead(plan *pl, int on);
 void plan_lookahead(plan *pl, int inplace);
 
 /* Builds a plan for a->rank with `build`: 0, or -1 (out of memory; the

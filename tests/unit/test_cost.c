@@ -502,6 +502,7 @@ static void test_group_links(void)
 enum { PIPE_S = 4 };
 static void pipe_build(plan *pl, const plan_args *a, int ahead)
 {
+    plan_ahead(pl, 1);
     for (int s = 0; s < PIPE_S; s++) {
         if (a->rank == 0)
             plan_send(pl, BUF_SEND, (size_t)s * a->block, a->block, 1);
@@ -534,14 +535,20 @@ static void test_detached_pipeline(void)
     expect(close6(t, want), "a pipeline of detached segments: one segment on the link at a time");
     if (!close6(t, want))
         printf("  (%.6g s, want %.6g)\n", t, want);
-    /* Posted ahead, the segments' data start as their sends leave, o_s
-     * apart, and share the link: through after about S n beta from the
-     * first; each of rank 1's rounds then pays o_r. */
-    const double ahead = replay_time(pipe_plan_ahead, 2, N, NULL, &cp);
-    const double lo = cp.net.send_overhead + cp.net.latency + PIPE_S * N * cp.net.beta +
-                      cp.net.recv_overhead;
+    /* Posted ahead (segments of PLAN_AHEAD_BYTES), the segments' data
+     * start as their sends leave, o_s apart, and share the link: through
+     * after about S n beta from the first; each of rank 1's rounds then
+     * pays o_r. */
+    const size_t n = PLAN_AHEAD_BYTES;
+    const double ahead = replay_time(pipe_plan_ahead, 2, n, NULL, &cp);
+    const double lo = cp.net.send_overhead + cp.net.latency +
+                      PIPE_S * (double)n * cp.net.beta + cp.net.recv_overhead;
     const double hi = PIPE_S * (cp.net.send_overhead + cp.net.recv_overhead) +
-                      cp.net.latency + PIPE_S * N * cp.net.beta;
+                      cp.net.latency + PIPE_S * (double)n * cp.net.beta;
+    const double one_by_one = cp.net.send_overhead +
+        PIPE_S * (cp.net.latency + (double)n * cp.net.beta + cp.net.recv_overhead);
+    expect(close6(replay_time(pipe_plan, 2, n, NULL, &cp), one_by_one),
+           "the same segments into one place: one at a time");
     expect(ahead > lo * (1 - 1e-6) && ahead < hi * (1 + 1e-6),
            "a pipeline's receives posted ahead: the segments share the link");
     if (!(ahead > lo * (1 - 1e-6) && ahead < hi * (1 + 1e-6)))

@@ -3,9 +3,10 @@
  * written out by hand: how far ahead each receive may be posted (the
  * rounds' `early` bounds) and how many at once (max_early), against what
  * the rules say. Then every algorithm of a few collectives on 1..64 ranks:
- * no receive is posted before a round that touches its bytes, or before
- * an earlier receive (checked here by brute force, the rules written
- * again independently of plan.c).
+ * no receive is posted before a round that touches its bytes, outside
+ * plan_ahead, past a round without a receive from its peer, or before an
+ * earlier receive (checked here by brute force, the rules written again
+ * independently of plan.c).
  */
 #include "model/coll.h"
 #include "model/plan.h"
@@ -47,6 +48,7 @@ static void test_pipeline(void)
 {
     plan pl;
     plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
     for (int s = 0; s < 5; s++) {
         plan_recv(&pl, BUF_RECV, (size_t)s * 8, 8, 0);
         plan_end_round(&pl);
@@ -59,6 +61,7 @@ static void test_pipeline(void)
     plan_free(&pl);
 
     plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
     for (int s = 0; s < 6; s++) {
         plan_recv(&pl, BUF_RECV, (size_t)s * 8, 8, 0);
         plan_end_round(&pl);
@@ -79,6 +82,7 @@ static void test_scratch(void)
     for (int blocks = 1; blocks <= 2; blocks++) {
         plan pl;
         plan_init(&pl, 3, 0);
+        plan_ahead(&pl, 1);
         for (int k = 0; k < 4; k++) {
             const size_t in = (size_t)(k % blocks) * 8;
             plan_send(&pl, BUF_RECV, (size_t)k * 8, 8, 1);
@@ -109,6 +113,7 @@ static void test_stops(void)
 {
     plan pl;
     plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
     plan_recv(&pl, BUF_RECV, 0, 8, 0);
     plan_sync(&pl);
     plan_recv(&pl, BUF_RECV, 8, 8, 0);
@@ -118,7 +123,9 @@ static void test_stops(void)
     plan_free(&pl);
 
     plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
     plan_send(&pl, BUF_RECV, 0, 8, 0);      /* round 0 sends bytes 0-7 */
+    plan_recv(&pl, BUF_RECV, 64, 8, 0);
     plan_end_round(&pl);
     plan_recv(&pl, BUF_RECV, 0, 8, 0);      /* round 1 receives into them */
     plan_recv(&pl, BUF_RECV, 8, 8, 0);
@@ -127,33 +134,70 @@ static void test_stops(void)
     plan_end_round(&pl);
     plan_finish(&pl);
     plan_lookahead(&pl, 0);
-    expect(posted_with(&pl, 1) == 1, "not while a send reads its bytes");
-    expect(posted_with(&pl, 2) == 1, "a receive beside it: with its round");
-    expect(posted_with(&pl, 3) == 1, "not before an earlier receive");
+    expect(posted_with(&pl, 2) == 1, "not while a send reads its bytes");
+    expect(posted_with(&pl, 3) == 1, "a receive beside it: with its round");
+    expect(posted_with(&pl, 4) == 1, "not before an earlier receive");
     plan_free(&pl);
 
     for (int inplace = 0; inplace < 2; inplace++) {
         plan_init(&pl, 2, 1);
+        plan_ahead(&pl, 1);
         plan_send(&pl, BUF_SEND, 0, 8, 0);
+        plan_recv(&pl, BUF_RECV, 128, 8, 0);
         plan_end_round(&pl);
         plan_recv(&pl, BUF_RECV, 64, 8, 0);
         plan_end_round(&pl);
         plan_finish(&pl);
         plan_lookahead(&pl, inplace);
-        expect(posted_with(&pl, 1) == (size_t)inplace,
+        expect(posted_with(&pl, 2) == (size_t)inplace,
                inplace ? "in place: SEND and RECV one buffer" : "SEND and RECV apart");
         plan_free(&pl);
     }
 
     plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
     plan_publish(&pl, 0);
+    plan_recv(&pl, BUF_RECV, 64, 8, 0);
     plan_end_round(&pl);
     plan_recv(&pl, BUF_RECV, 0, 8, 0);
     plan_end_round(&pl);
     plan_finish(&pl);
     plan_lookahead(&pl, 0);
-    expect(posted_with(&pl, 1) == 1, "not before a single copy's record");
+    expect(posted_with(&pl, 2) == 1, "not before a single copy's record");
     plan_free(&pl);
+
+    plan_init(&pl, 2, 1);
+    plan_ahead(&pl, 1);
+    plan_recv(&pl, BUF_RECV, 0, PLAN_AHEAD_BYTES, 0);
+    plan_end_round(&pl);
+    plan_recv(&pl, BUF_RECV, PLAN_AHEAD_BYTES, PLAN_AHEAD_BYTES + 1, 0);
+    plan_end_round(&pl);
+    plan_finish(&pl);
+    plan_lookahead(&pl, 0);
+    expect(posted_with(&pl, 1) == 1, "not a message longer than PLAN_AHEAD_BYTES");
+    plan_free(&pl);
+
+    /* only from a peer each round between receives from, only where the
+     * builder asks */
+    for (int ask = 0; ask < 2; ask++) {
+        plan_init(&pl, 3, 2);
+        plan_ahead(&pl, ask);
+        plan_recv(&pl, BUF_RECV, 0, 8, 0);
+        plan_end_round(&pl);
+        plan_recv(&pl, BUF_RECV, 8, 8, 0);
+        plan_end_round(&pl);
+        plan_recv(&pl, BUF_RECV, 16, 8, 1);     /* another peer */
+        plan_end_round(&pl);
+        plan_recv(&pl, BUF_RECV, 24, 8, 0);
+        plan_end_round(&pl);
+        plan_finish(&pl);
+        plan_lookahead(&pl, 0);
+        expect(posted_with(&pl, 1) == (ask ? 0u : 1u),
+               ask ? "asked: the same peer's next receive ahead" : "not asked: none ahead");
+        expect(posted_with(&pl, 2) == 2 && posted_with(&pl, 3) == 3,
+               "not past a round that receives from another peer");
+        plan_free(&pl);
+    }
 }
 
 /* Every receive an algorithm posts ahead: no op of a round from the one
@@ -200,12 +244,18 @@ static void check_plan(const plan *pl, int inplace, const char *name, int p, int
         const size_t own = round_of(pl, i), from = posted_with(pl, i);
         int bad = from < last || from > own || own - from > PLAN_LOOKAHEAD;
         for (size_t r = from; r < own && !bad; r++) {
+            int peer = 0;
+            for (size_t k = pl->rounds[r].first; k < pl->rounds[r].first + pl->rounds[r].nops;
+                 k++)
+                peer |= pl->ops[k].kind == OP_RECV && pl->ops[k].peer == x->peer;
+            bad |= !peer || !pl->rounds[r].ahead || !pl->rounds[r + 1].ahead;
             bad |= r > from && pl->rounds[r].sync;
             for (size_t k = pl->rounds[r].first;
                  k < pl->rounds[r].first + pl->rounds[r].nops && !bad; k++)
                 bad |= x->bytes > 0 && touches(pl, x, &pl->ops[k], inplace);
         }
-        bad |= own > from && (pl->rounds[own].sync || x->buf == BUF_SHM || x->nseg);
+        bad |= own > from && (pl->rounds[own].sync || x->buf == BUF_SHM || x->nseg ||
+                              x->bytes > PLAN_AHEAD_BYTES);
         if (bad) {
             printf("FAIL %s p=%d rank %d: receive %zu of round %zu posted with round %zu\n",
                    name, p, rank, i, own, from);
@@ -236,7 +286,9 @@ static void test_algorithms(void)
                                         .commutative = 1, .inplace = inplace,
                                         .node_of = node_of };
                         for (int k = 0; k < coll_algo_nparams(al); k++)
-                            a.param[k] = al->params[k].def;
+                            a.param[k] = strcmp(al->params[k].name, "segsize") == 0
+                                             ? 1024     /* a pipeline of 4 segments */
+                                             : al->params[k].def;
                         plan pl;
                         if (plan_build(&pl, al->build, &a) != 0)
                             continue;

@@ -17,7 +17,9 @@
  *          segsize bytes, pipelined: in round t every rank does step t - s
  *          of segment s (the leaders' steps, then the node's), so a leader
  *          forwards segment s while it receives segment s + 1 and its node
- *          gets segment s - 1.
+ *          gets segment s - 1. Segments of up to 8 KiB are received into
+ *          receives posted up to 4 rounds ahead (plan_ahead), so that a
+ *          parent need not wait for its child's next receive.
  * Paper:   Karonis, de Supinski, Foster, Gropp, Lusk & Bresnahan,
  *          "Exploiting Hierarchy in Parallel Computer Networks to Optimize
  *          Collective Operation Performance", IPDPS 2000; Kielmann et al.,
@@ -82,6 +84,7 @@ static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const in
     }
     const size_t n = a->block, nseg = seg && n > seg ? (n + seg - 1) / seg : 1;
     const size_t steps = (size_t)inter + (size_t)intra;
+    plan_ahead(pl, 1);      /* the next segment's receive while this one is forwarded */
     for (size_t t = 0; t + 1 < nseg + steps; t++) {
         for (size_t s = t + 1 > steps ? t + 1 - steps : 0; s <= t && s < nseg; s++) {
             const int j = (int)(t - s);
@@ -99,6 +102,7 @@ static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const in
         plan_group(pl, NULL);
         plan_end_round(pl);
     }
+    plan_ahead(pl, 0);
 }
 
 void bcast_hierarchical(plan *pl, const plan_args *a)
