@@ -237,9 +237,9 @@ int plan_finish(plan *pl);
  * posted). Made by plan_build; the executor and the cost model follow it,
  * the checker needs none of it (each byte still holds what the round
  * order says). Simulated at 64 ranks (docs/scale.md, pass 27): bcast
- * hierarchical:inter=2,segsize=8192 0.66-0.90 of its time before from
+ * hierarchical:inter=2,segsize=8192 0.49-0.90 of its time before from
  * 64 KiB to 1 MiB; longer messages ahead lost as much (segments of 32 KiB
- * 1.18-1.35, a ring's blocks of 16 KiB 1.14, where SMPI shares the link
+ * 1.18-1.35, a ring's blocks of 16 KiB 1.14-1.35, where SMPI shares the link
  * between a peer's next message and the one before), and so did receives
  * from other peers ahead (scatter_allgather_rd 1.14). */
 #define PLAN_LOOKAHEAD 4

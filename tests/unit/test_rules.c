@@ -348,12 +348,15 @@ static void test_openmpi_tree(void)
         { "bcast", 64, 4, 8, "hierarchical" },
         { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 64, 4, 11586, "hierarchical" },
-        { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
-        { "bcast", 256, 32, 46341, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
-        { "bcast", 64, 8, 185364, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
+        { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 256, 32, 46341, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 64, 8, 185364, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 256, 32, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 256, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
+        { "bcast", 256, 4, 524287, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 128, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 256, 4, 1024, "hierarchical" },
-        { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=16384" },
+        { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 64, 16, 1024, "knomial:k=8,far=0" },          /* 4 a node: not measured */
         { "bcast", 64, 64, 1024, "knomial:k=8,far=0" },          /* one a node */
         { "bcast", 512, 64, 1024, "knomial:k=8,far=1" },         /* 8 a node, to 1024 ranks */

@@ -53,7 +53,10 @@
 # auto under the rules fitted to them), pass26-1024 (1024 ranks of 8 and
 # 16 a node at 8 B and 1 KiB: the algorithms the rules and the model
 # choose and their rivals, and auto), pass26-1024-auto (auto under the
-# rules fitted to them: the collectives whose rules changed), or all. Each NAME
+# rules fitted to them: the collectives whose rules changed), pass27 (bcast
+# hierarchical's pipeline with its receives posted ahead: pass24-binary's
+# runs again, then bcast's auto at 64 and 256 ranks under the rules
+# fitted to them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -759,6 +762,13 @@ group() {
                     echo multicore/$c-$p-np1024-small
                 done
             done ;;
+    pass27) group pass24-binary
+            for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/bcast-$p-np64-auto multicore/bcast-$p-np64-binary-auto
+            done
+            for p in flat8 fattree8 flat64 fattree64; do
+                echo multicore/bcast-$p-np256-auto multicore/bcast-$p-np256-binary-auto
+            done ;;
     pass26-1024-auto) for p in flat8 multicore; do
                 for c in allreduce bcast allgather reduce_scatter_block; do
                     echo multicore/$c-$p-np1024-small-auto
@@ -810,7 +820,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27; do group $c; done ;;
     *) return 1 ;;
     esac
 }
