@@ -202,37 +202,42 @@ static int post_round(exec_state *x)
     const plan *pl = x->pl;
     const plan_round *rd = &pl->rounds[x->round];
     const size_t end = rd->first + rd->nops, ring = pl->max_early;
+    const size_t ahead = ring ? x->early_next : 0;     /* receives below it are posted */
     MPI_Request *reqs = x->reqs + ring;
     int rc = MPI_SUCCESS;
     x->nreq = 0;
     /* receives first, so that a send's peer finds its receive posted */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = rd->first; i < end; i++) {
-            const plan_op *op = &pl->ops[i];
-            if (op->kind != (pass ? OP_SEND : OP_RECV))
-                continue;
-            if (!pass && i < x->early_next) {
-                reqs[x->nreq++] = x->reqs[x->ring_head];
-                x->ring_head = (x->ring_head + 1) % ring;
-                x->ring_len--;
-                continue;
-            }
-            CHECK(post(op, x->bufs[op->buf], x->comm, x->tag, reqs, &x->nreq, x->types));
-        }
-    }
-    for (size_t i = x->early_next > end ? x->early_next : end; i < rd->early; i++) {
+    for (size_t i = rd->first; i < end; i++) {
         const plan_op *op = &pl->ops[i];
         if (op->kind != OP_RECV)
             continue;
-        size_t n = 0;
-        CHECK(post(op, x->bufs[op->buf], x->comm, x->tag,
-                   x->reqs + (x->ring_head + x->ring_len) % ring, &n, x->types));
-        x->ring_len++;
+        if (i < ahead) {
+            reqs[x->nreq++] = x->reqs[x->ring_head];
+            x->ring_head = (x->ring_head + 1) % ring;
+            x->ring_len--;
+        } else {
+            CHECK(post(op, x->bufs[op->buf], x->comm, x->tag, reqs, &x->nreq, x->types));
+        }
     }
-    if (x->early_next < end)
-        x->early_next = end;
-    if (x->early_next < rd->early)
-        x->early_next = rd->early;
+    for (size_t i = rd->first; i < end; i++) {
+        const plan_op *op = &pl->ops[i];
+        if (op->kind == OP_SEND)
+            CHECK(post(op, x->bufs[op->buf], x->comm, x->tag, reqs, &x->nreq, x->types));
+    }
+    if (ring) {
+        for (size_t i = ahead > end ? ahead : end; i < rd->early; i++) {
+            const plan_op *op = &pl->ops[i];
+            if (op->kind != OP_RECV)
+                continue;
+            size_t n = 0;
+            CHECK(post(op, x->bufs[op->buf], x->comm, x->tag,
+                       x->reqs + (x->ring_head + x->ring_len) % ring, &n, x->types));
+            x->ring_len++;
+        }
+        x->early_next = rd->early > end ? rd->early : end;
+        if (x->early_next < ahead)
+            x->early_next = ahead;
+    }
     x->posted = 1;
 out:
     return rc;
