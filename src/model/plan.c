@@ -227,8 +227,7 @@ void plan_fail(plan *pl) { pl->err = 1; }
 
 void plan_ahead(plan *pl, int on)
 {
-    plan_end_round(pl);
-    pl->ahead = on;
+    pl->ahead = on;     /* for the rounds ended from now on */
 }
 
 int plan_finish(plan *pl)

@@ -222,8 +222,8 @@ void plan_fail(plan *pl);
 int plan_finish(plan *pl);
 
 /* Receives posted ahead (plan_lookahead), where a builder asks for it:
- * between plan_ahead(pl, 1) and plan_ahead(pl, 0) (a pipeline's
- * segments), a receive of at most PLAN_AHEAD_BYTES may be posted with an
+ * in the rounds ended between plan_ahead(pl, 1) and plan_ahead(pl, 0) (a
+ * pipeline's segments), a receive of at most PLAN_AHEAD_BYTES may be posted with an
  * earlier round built there too, up to PLAN_LOOKAHEAD rounds before its
  * own, when each round between receives from the same peer (its messages
  * come one after another) and nothing between reads or writes the bytes
