@@ -42,34 +42,30 @@ static size_t round_of(const plan *pl, size_t i)
     return x;
 }
 
-/* A pipeline's receives, each into its own bytes: all four posted with
- * round 0 (PLAN_LOOKAHEAD is 4: the fifth waits for round 1). */
+/* A pipeline of s receives from rank 0, each into its own bytes. */
+static void pipeline(plan *pl, int s)
+{
+    plan_init(pl, 2, 1);
+    plan_ahead(pl, 1);
+    for (int k = 0; k < s; k++) {
+        plan_recv(pl, BUF_RECV, (size_t)k * 8, 8, 0);
+        plan_end_round(pl);
+    }
+    plan_finish(pl);
+    plan_lookahead(pl, 0);
+}
+
+/* Five: receives 1-4 posted with round 0 (PLAN_LOOKAHEAD is 4); six: the
+ * sixth with round 1, four ahead at most. */
 static void test_pipeline(void)
 {
     plan pl;
-    plan_init(&pl, 2, 1);
-    plan_ahead(&pl, 1);
-    for (int s = 0; s < 5; s++) {
-        plan_recv(&pl, BUF_RECV, (size_t)s * 8, 8, 0);
-        plan_end_round(&pl);
-    }
-    plan_finish(&pl);
-    plan_lookahead(&pl, 0);
-    expect(posted_with(&pl, 0) == 0 && posted_with(&pl, 4) == 0, "pipeline: ahead to 4 rounds");
-    expect(posted_with(&pl, 5 - 1) == 0 && posted_with(&pl, 4) == 0,
-           "pipeline: receive 4 with round 0");
+    pipeline(&pl, 5);
+    expect(posted_with(&pl, 1) == 0 && posted_with(&pl, 4) == 0, "pipeline: ahead to 4 rounds");
     plan_free(&pl);
-
-    plan_init(&pl, 2, 1);
-    plan_ahead(&pl, 1);
-    for (int s = 0; s < 6; s++) {
-        plan_recv(&pl, BUF_RECV, (size_t)s * 8, 8, 0);
-        plan_end_round(&pl);
-    }
-    plan_finish(&pl);
-    plan_lookahead(&pl, 0);
+    pipeline(&pl, 6);
     expect(posted_with(&pl, 4) == 0 && posted_with(&pl, 5) == 1,
-           "pipeline of 6: the fifth ahead of round 1, not 0");
+           "pipeline of 6: the sixth ahead of round 1, not 0");
     expect(pl.max_early == 4, "pipeline of 6: four posted ahead at most");
     plan_free(&pl);
 }
