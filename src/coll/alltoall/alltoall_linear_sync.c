@@ -1,7 +1,7 @@
 /*
  * alltoall: linear_sync
  *
- * What:    linear's staggered exchanges (receive from r - i, send to r + i,
+ * What:    staggered exchanges (receive from r - i, send to r + i,
  *          i = 1 .. p-1), cut into rounds of at most max_requests
  *          operations: floor(max_requests / 2) exchange pairs per round,
  *          each round ended by a wait for all of them. The own block is
