@@ -462,9 +462,10 @@ void pat_unfold_k(plan *pl, int p, int rank, int k, pat_ref work, size_t n, size
     plan_end_round(pl);
 }
 
-int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int buf,
+int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, pat_ref work,
                 size_t tmp_off, int lo[], int hi[], int *l_out, int *h_out)
 {
+    const int buf = work.buf;
     int steps = 0, l = 0, h = pof2;
     plan_need_tmp(pl, tmp_off + pat_block_start(n, pof2, pof2 / 2, es));
     for (int mask = 1; mask < pof2; mask <<= 1, steps++) {
@@ -476,12 +477,12 @@ int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int bu
         const size_t gf = pat_block_start(n, pof2, give_lo, es);
         lo[steps] = l;
         hi[steps] = h;
-        plan_send(pl, buf, gf, pat_block_start(n, pof2, give_hi, es) - gf, dst);
+        plan_send(pl, buf, work.off + gf, pat_block_start(n, pof2, give_hi, es) - gf, dst);
         plan_recv(pl, BUF_TMP, tmp_off, kb, dst);
         if (nd < nr)
-            plan_reduce(pl, BUF_TMP, tmp_off, buf, kf, kb);
+            plan_reduce(pl, BUF_TMP, tmp_off, buf, work.off + kf, kb);
         else
-            plan_reduce_after(pl, BUF_TMP, tmp_off, buf, kf, kb);
+            plan_reduce_after(pl, BUF_TMP, tmp_off, buf, work.off + kf, kb);
         plan_end_round(pl);
         l = keep_lo;
         h = keep_hi;
@@ -489,6 +490,46 @@ int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t es, int bu
     *l_out = l;
     *h_out = h;
     return steps;
+}
+
+void pat_reduce_rabenseifner(plan *pl, int p, int r, int root, pat_ref in, pat_ref work, size_t n,
+                             size_t es, size_t tmp)
+{
+    const int pof2 = pat_pof2_below(p), rem = p - pof2;
+    const size_t bytes = n * es;
+    const int newroot = root < 2 * rem ? root / 2 : root - rem;
+    const int nr = pat_fold(pl, p, r, in, work, n, es, tmp);
+    if (nr >= 0) {
+        int lo[32], hi[32], l, h;
+        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work, tmp, lo, hi, &l, &h);
+        /* gather: undo the halving steps, last first; a pair is still in
+         * the game when its ranks agree with newroot above bit k */
+        for (int k = steps - 1; k >= 0; k--) {
+            const int m = 1 << k, dst = pat_fold_real(nr ^ m, rem);
+            if ((nr ^ newroot) & ~(2 * m - 1))
+                break;
+            if ((nr ^ newroot) & m) {
+                const size_t mf = pat_block_start(n, pof2, l, es);
+                plan_send(pl, work.buf, work.off + mf, pat_block_start(n, pof2, h, es) - mf, dst);
+                plan_end_round(pl);
+                break;
+            }
+            const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
+            const size_t of = pat_block_start(n, pof2, ol, es);
+            plan_recv(pl, work.buf, work.off + of, pat_block_start(n, pof2, oh, es) - of, dst);
+            plan_end_round(pl);
+            l = lo[k];
+            h = hi[k];
+        }
+    }
+    /* a root that sat out gets the result from its odd partner */
+    if (root < 2 * rem && root % 2 == 0) {
+        if (r == root + 1)
+            plan_send(pl, work.buf, work.off, bytes, root);
+        else if (r == root)
+            plan_recv(pl, work.buf, work.off, bytes, root + 1);
+        plan_end_round(pl);
+    }
 }
 
 /* Depth-first over Swing's tree: the ranks `rep` reaches through steps

@@ -284,14 +284,23 @@ static inline void pat_unfold(plan *pl, int p, int rank, pat_ref work, size_t n,
 
 /* Recursive halving (Rabenseifner's reduce-scatter) among pof2 ranks
  * (new rank nr; real ranks by pat_fold_real with rem): the n elements of
- * esize bytes at (buf, 0) split into pof2 blocks; in step k a rank keeps
+ * esize bytes at work split into pof2 blocks; in step k a rank keeps
  * the half of its current block range on its side of partner nr ^ 2^k and
  * reduces the partner's copy of it (received into TMP at tmp_off), lower
  * ranks on the left, so rank order is kept. lo[k], hi[k]: the block range
  * held before step k; *l, *h: the range held at the end, reduced over all.
  * Returns the number of steps. */
-int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t esize, int buf,
+int pat_halving(plan *pl, int nr, int pof2, int rem, size_t n, size_t esize, pat_ref work,
                 size_t tmp_off, int lo[], int hi[], int *l, int *h);
+
+/* Rabenseifner's reduce among ranks 0..p-1 (Thakur, Rabenseifner & Gropp,
+ * IJHPCA 2005): fold to a power of two, recursive halving, then a binomial
+ * gather of the blocks to root. The n elements of esize bytes come from in
+ * (in == work: the vector is in work already) and are reduced in work; the
+ * result is in root's work. Received halves go to TMP at tmp (ceil(n/2)
+ * elements; the fold takes n). Rank order is kept. */
+void pat_reduce_rabenseifner(plan *pl, int p, int r, int root, pat_ref in, pat_ref work, size_t n,
+                             size_t esize, size_t tmp);
 
 /* ---- Swing (De Sensi, Bonato, Saam & Hoefler, NSDI 2024) -------------- */
 

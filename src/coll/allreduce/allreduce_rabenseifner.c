@@ -40,8 +40,6 @@
  */
 #include "allreduce_algos.h"
 
-/* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
-
 void allreduce_rabenseifner(plan *pl, const plan_args *a)
 {
     const int p = a->p, r = a->rank, pof2 = pat_pof2_below(p), rem = p - pof2;
@@ -53,7 +51,7 @@ void allreduce_rabenseifner(plan *pl, const plan_args *a)
     if (nr >= 0) {
         /* lo[k], hi[k]: the range of blocks held before halving step k */
         int lo[32], hi[32], l, h;
-        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work.buf, 0, lo, hi, &l, &h);
+        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work, 0, lo, hi, &l, &h);
         /* doubling: undo the halving steps, last first */
         for (int k = steps - 1; k >= 0; k--) {
             const int dst = pat_fold_real(nr ^ (1 << k), rem);

@@ -38,46 +38,10 @@
  */
 #include "reduce_algos.h"
 
-/* Byte offset of block i of the pof2 blocks (i = pof2: the end). */
-
 void reduce_rabenseifner(plan *pl, const plan_args *a)
 {
-    const int p = a->p, r = a->rank, root = a->root, pof2 = pat_pof2_below(p), rem = p - pof2;
-    const size_t es = a->esize, n = a->block / es;
-    const int at_root = r == root;
+    const int at_root = a->rank == a->root;
     const pat_ref in = { BUF_SEND, 0 }, work = { at_root ? BUF_RECV : BUF_TMP, 0 };
-    const size_t tmp = at_root ? 0 : a->block;   /* received halves */
-    const int newroot = root < 2 * rem ? root / 2 : root - rem;
-    const int nr = pat_fold(pl, p, r, in, work, n, es, tmp);
-    if (nr >= 0) {
-        int lo[32], hi[32], l, h;
-        const int steps = pat_halving(pl, nr, pof2, rem, n, es, work.buf, tmp, lo, hi, &l, &h);
-        /* gather: undo the halving steps, last first; a pair is still in
-         * the game when its ranks agree with newroot above bit k */
-        for (int k = steps - 1; k >= 0; k--) {
-            const int m = 1 << k, dst = pat_fold_real(nr ^ m, rem);
-            if ((nr ^ newroot) & ~(2 * m - 1))
-                break;
-            if ((nr ^ newroot) & m) {
-                const size_t mf = pat_block_start(n, pof2, l, es);
-                plan_send(pl, work.buf, mf, pat_block_start(n, pof2, h, es) - mf, dst);
-                plan_end_round(pl);
-                break;
-            }
-            const int ol = l == lo[k] ? h : lo[k], oh = l == lo[k] ? hi[k] : l;
-            const size_t of = pat_block_start(n, pof2, ol, es);
-            plan_recv(pl, work.buf, of, pat_block_start(n, pof2, oh, es) - of, dst);
-            plan_end_round(pl);
-            l = lo[k];
-            h = hi[k];
-        }
-    }
-    /* a root that sat out gets the result from its odd partner */
-    if (root < 2 * rem && root % 2 == 0) {
-        if (r == root + 1)
-            plan_send(pl, work.buf, 0, a->block, root);
-        else if (at_root)
-            plan_recv(pl, BUF_RECV, 0, a->block, root + 1);
-        plan_end_round(pl);
-    }
+    pat_reduce_rabenseifner(pl, a->p, a->rank, a->root, in, work, a->block / a->esize, a->esize,
+                            at_root ? 0 : a->block);     /* received halves after the work */
 }
