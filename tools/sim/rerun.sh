@@ -56,7 +56,9 @@
 # rules fitted to them: the collectives whose rules changed), pass27 (bcast
 # hierarchical's pipeline with its receives posted ahead: pass24-binary's
 # runs again, then bcast's auto at 64 and 256 ranks under the rules
-# fitted to them), or all. Each NAME
+# fitted to them), pass28 (reduce node_rabenseifner and bcast hierarchical
+# with binary trees in the nodes too, inter=3, from 4 KiB to 1 MiB at 64 and
+# 256 ranks), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -284,6 +286,16 @@ runs() {
         NP=${N#*-np}; NP=${NP%-binary}
         A=hierarchical,scatter_allgather_ring
         for s in 8192 16384 32768 65536; do A=$A,hierarchical:inter=2,segsize=$s; done
+        echo "bcast --np $NP --platform $P -m 4K,8K,16K,32K,64K,128K,256K,1M -a $A --builtins none --timeout 900" ;;
+    # pass 28: reduce node_rabenseifner (each node's ranks share the vector)
+    # and bcast hierarchical with binary trees in the nodes too (inter=3, as
+    # SimGrid's SMP_binary), from 4 KiB to 1 MiB (and reduce's 8 B, 1 KiB)
+    multicore/reduce-*-np*-noderab) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-noderab}
+        echo "reduce --np $NP --platform $P -m 8,1K,4K,8K,16K,32K,64K,128K,256K,1M -a node_rabenseifner --builtins none --timeout 900" ;;
+    multicore/bcast-*-np*-binary3) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-binary3}
+        A=hierarchical:inter=3,segsize=4096,hierarchical:inter=3,segsize=8192,hierarchical:inter=3,segsize=16384
         echo "bcast --np $NP --platform $P -m 4K,8K,16K,32K,64K,128K,256K,1M -a $A --builtins none --timeout 900" ;;
     multicore/*-np*) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}; NP=${N#*-np}
         M=8,1K,64K,1M
@@ -762,6 +774,14 @@ group() {
                     echo multicore/$c-$p-np1024-small
                 done
             done ;;
+    pass28) for c in reduce-%s-noderab bcast-%s-binary3; do
+                for p in flat8 fattree8 multicore fattree16 cluster8; do
+                    printf "multicore/$c\n" $p-np64
+                done
+                for p in flat8 fattree8 flat64 fattree64; do
+                    printf "multicore/$c\n" $p-np256
+                done
+            done ;;
     pass27) group pass24-binary
             for p in flat8 fattree8 multicore fattree16 cluster8; do
                 echo multicore/bcast-$p-np64-auto multicore/bcast-$p-np64-binary-auto
@@ -820,7 +840,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27 pass28; do group $c; done ;;
     *) return 1 ;;
     esac
 }

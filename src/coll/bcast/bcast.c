@@ -12,8 +12,8 @@ ALGO_PARAMS(knomial,
 ALGO_PARAMS(hierarchical,
             { "k", 4, 2, 1 << 20, "radix of the k-nomial tree among the nodes' leaders (inter=0)" },
             { "intra_k", 4, 2, 1 << 20, "radix of the k-nomial tree inside each node" },
-            { "inter", 0, 0, 2, "the leaders' broadcast: 0 knomial of radix k, 1 scatter_allgather_ring (large messages), 2 a binary tree (k unused), pipelined as 0" },
-            { "segsize", 65536, 0, 1 << 30, "inter=0, 2: bytes of a pipelined segment (0: the whole message at once)" });
+            { "inter", 0, 0, 3, "the leaders' broadcast: 0 knomial of radix k, 1 scatter_allgather_ring (large messages), 2 a binary tree (k unused), pipelined as 0; 3 as 2, with binary trees inside the nodes too (intra_k unused; SimGrid's SMP_binary)" },
+            { "segsize", 65536, 0, 1 << 30, "inter=0, 2, 3: bytes of a pipelined segment (0: the whole message at once)" });
 
 #define COLL bcast
 #include "../table.h"

@@ -8,7 +8,9 @@
  *          the root down a k-nomial tree of radix k (inter=0), or by bcast
  *          scatter_allgather_ring run unchanged among them (inter=1, for
  *          large messages; plan_group). Phase 2: each leader broadcasts to
- *          its node's ranks down a k-nomial tree of radix intra_k. With
+ *          its node's ranks down a k-nomial tree of radix intra_k, or a
+ *          binary tree (inter=3, SMP_binary's: a rank forwards each
+ *          segment to two, not to intra_k - 1 per level). With
  *          inter=2 the leaders' tree is binary (heap order: a leader sends
  *          to at most two, as SimGrid's SMP_binary), so that in a pipeline
  *          a node's link carries two segments a round, where the k-nomial
@@ -27,11 +29,13 @@
  *          nodes, pipelined by segments); MVAPICH2's two-level knomial
  *          broadcast (inter=1: its scatter + ring among the leaders);
  *          SimGrid's SMP_binary (inter=2: a pipelined binary tree among
- *          the nodes; SMP_binary's nodes use binary trees too).
+ *          the nodes; inter=3: binary trees in the nodes too, as
+ *          SMP_binary's).
  * Steps:   with N nodes of at most q ranks, S = ceil(n / segsize) segments
  *          (1 with segsize=0): S - 1 + ceil(log_k N) + ceil(log_k' q)
  *          (k' = intra_k); inter=1: ceil(log2 N) + N - 1 + ceil(log_k' q);
- *          inter=2: S - 1 + floor(log2 N) + ceil(log_k' q).
+ *          inter=2: S - 1 + floor(log2 N) + ceil(log_k' q); inter=3:
+ *          S - 1 + floor(log2 N) + floor(log2 q).
  * Cost:    inter=0, S = 1: ceil(log_k N)(k - 1)(α + nβ) between nodes,
  *          then ceil(log_k' q)(k' - 1)(α + nβ) inside them (n = buffer
  *          bytes); pipelined, about (S - 1 + the steps) rounds of the
@@ -42,7 +46,7 @@
  * Limits:  none: any p, any root, any layout. Reads the node layout
  *          (R_NODES): MPI_COMM_TYPE_SHARED domains, or
  *          MPICOLL_RANKS_PER_NODE=k. Parameters k, intra_k >= 2 (default
- *          4 and 4, MVAPICH2's knomial factors), inter 0, 1 or 2 (default
+ *          4 and 4, MVAPICH2's knomial factors), inter 0 to 3 (default
  *          0), segsize (default 65536; 0: no segments; inter=1 ignores
  *          it).
  * Memory:  none.
@@ -57,9 +61,9 @@
 
 #include <stdlib.h>
 
-/* Round j of the leaders' tree of `n` nodes from `root`: a k-nomial tree
- * of radix k, or the binary tree (binary != 0). */
-static void leaders_round(plan *pl, int binary, int n, int me, int root, int k, int j,
+/* Round j of a tree of `n` ranks from `root`: a k-nomial tree of radix k,
+ * or the binary tree (binary != 0). */
+static void tree_round(plan *pl, int binary, int n, int me, int root, int k, int j,
                           int buf, size_t off, size_t len)
 {
     if (binary)
@@ -77,9 +81,11 @@ static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const in
 {
     const int me = a->rank, mine = a->node_of[me], leader = leaders[mine];
     const int q = pat_node_size(nd, mine), buf = me == a->root ? BUF_SEND : BUF_RECV;
+    const int ibin = a->param[2] == 3;     /* the node's tree binary too */
     int intra = 0;
     for (int i = 0; i < nd->nn; i++) {
-        int r = pat_knomial_rounds(pat_node_size(nd, i), a->param[1]);
+        const int qi = pat_node_size(nd, i);
+        int r = ibin ? pat_binary_rounds(qi) : pat_knomial_rounds(qi, a->param[1]);
         intra = r > intra ? r : intra;
     }
     const size_t n = a->block, nseg = seg && n > seg ? (n + seg - 1) / seg : 1;
@@ -91,12 +97,12 @@ static void pipeline(plan *pl, const plan_args *a, const pat_nodes *nd, const in
             const size_t off = s * seg, len = nseg == 1 ? n : (n - off < seg ? n - off : seg);
             if (j < inter && me == leader) {
                 plan_group(pl, leaders);
-                leaders_round(pl, binary, nd->nn, mine, a->node_of[a->root], a->param[0], j,
-                              buf, off, len);
+                tree_round(pl, binary, nd->nn, mine, a->node_of[a->root], a->param[0], j, buf,
+                           off, len);
             } else if (j >= inter) {
                 plan_group(pl, nd->members + nd->first[mine]);
-                pat_bcast_knomial_round(pl, q, nd->local[me], nd->local[leader], a->param[1],
-                                        j - inter, buf, off, len);
+                tree_round(pl, ibin, q, nd->local[me], nd->local[leader], a->param[1], j - inter,
+                           buf, off, len);
             }
         }
         plan_group(pl, NULL);
@@ -127,7 +133,7 @@ void bcast_hierarchical(plan *pl, const plan_args *a)
     } else if (leaders) {
         if (me == a->root)
             plan_copy(pl, BUF_SEND, 0, BUF_RECV, 0, a->block);     /* nothing when in place */
-        const int binary = a->param[2] == 2;
+        const int binary = a->param[2] >= 2;
         pipeline(pl, a, &nd, leaders,
                  binary ? pat_binary_rounds(nd.nn) : pat_knomial_rounds(nd.nn, a->param[0]),
                  (size_t)a->param[3], binary);
