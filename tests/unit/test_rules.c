@@ -334,29 +334,39 @@ static void test_openmpi_tree(void)
         expect_choice(m[i].coll, m[i].np, m[i].np, m[i].bytes, m[i].alg);
     /* many ranks a node (rpn=8-, 64 to 256 ranks): bcast the radix-8
      * k-nomial tree far=1 below 4 KiB on nodes of 8-15, hierarchical to
-     * 8 KiB (16 KiB on nodes of 16 and more), then its binary tree among
-     * the leaders in segments of 8, 16, 32 KiB; reduce_scatter_block the
+     * 8 KiB (16 KiB on nodes of 16 and more), then binary trees among the
+     * leaders and in the nodes in segments of 4 KiB (nodes of 8 from 181
+     * KiB: the leaders' binary tree in 8 KiB); reduce_scatter_block the
      * radix-4 form to blocks of 128 B (64 ranks) or 23 B (128, 256; nodes of
      * 64: none), noncommutative, from 32 KiB blocks the ring; allgather the radix-4
      * form (on 8 nodes the radix-8 from 512 B), from 2 KiB node_ring;
      * alltoall the radix-4 Bruck below 23 B; allreduce
-     * hierarchical around 1 KiB on nodes of 16 and more; other counts and
-     * one rank a node as above */
+     * hierarchical around 1 KiB on nodes of 16 and more; reduce
+     * node_rabenseifner from 23 KiB on nodes of 8 to 63, 181 KiB on nodes
+     * of 64; other counts and one rank a node as above */
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
         { "bcast", 64, 8, 8, "knomial:k=8,far=1" }, { "bcast", 256, 32, 2895, "knomial:k=8,far=1" },
         { "bcast", 64, 8, 2896, "hierarchical" }, { "bcast", 64, 8, 11585, "hierarchical" },
         { "bcast", 64, 4, 8, "hierarchical" },
-        { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
         { "bcast", 64, 4, 11586, "hierarchical" },
-        { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
-        { "bcast", 256, 32, 46341, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 64, 4, 23171, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "bcast", 256, 32, 46341, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "bcast", 64, 8, 185363, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
         { "bcast", 64, 8, 185364, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
         { "bcast", 256, 32, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
-        { "bcast", 256, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=32768" },
-        { "bcast", 256, 4, 524287, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
-        { "bcast", 128, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 256, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "bcast", 128, 4, 1 << 20, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
         { "bcast", 256, 4, 1024, "hierarchical" },
-        { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=2,segsize=8192" },
+        { "bcast", 128, 16, 65536, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "reduce", 64, 8, 23170, "knomial:k=4,prepost=1" },
+        { "reduce", 64, 8, 23171, "node_rabenseifner" }, { "reduce", 64, 4, 1 << 20, "node_rabenseifner" },
+        { "reduce", 256, 32, 65536, "node_rabenseifner" }, { "reduce", 256, 4, 65536, "rabenseifner" },
+        { "reduce", 256, 4, 185364, "node_rabenseifner" }, { "reduce", 256, 4, 185363, "rabenseifner" },
+        { "reduce", 256, 8, 1 << 20, "node_rabenseifner" },
+        { "reduce", 256, 2, 185363, "rabenseifner" }, { "reduce", 256, 2, 185364, "node_rabenseifner" },
+        { "reduce", 512, 64, 1 << 20, "rabenseifner" },            /* beyond 256 ranks */
+        { "reduce", 64, 16, 1 << 20, "rabenseifner" },             /* 4 a node */
         { "bcast", 64, 16, 1024, "knomial:k=8,far=0" },          /* 4 a node: not measured */
         { "bcast", 64, 64, 1024, "knomial:k=8,far=0" },          /* one a node */
         { "bcast", 512, 64, 1024, "knomial:k=8,far=1" },         /* 8 a node, to 1024 ranks */

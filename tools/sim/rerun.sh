@@ -58,7 +58,8 @@
 # runs again, then bcast's auto at 64 and 256 ranks under the rules
 # fitted to them), pass28 (reduce node_rabenseifner and bcast hierarchical
 # with binary trees in the nodes too, inter=3, from 4 KiB to 1 MiB at 64 and
-# 256 ranks), or all. Each NAME
+# 256 ranks; reduce's rivals between the sizes of pass 21), pass28-auto
+# (reduce's and bcast's auto under the rules fitted to them), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -293,6 +294,12 @@ runs() {
     multicore/reduce-*-np*-noderab) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
         NP=${N#*-np}; NP=${NP%-noderab}
         echo "reduce --np $NP --platform $P -m 8,1K,4K,8K,16K,32K,64K,128K,256K,1M -a node_rabenseifner --builtins none --timeout 900" ;;
+    multicore/reduce-*-np*-noderab-auto) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-noderab-auto}
+        echo "reduce --np $NP --platform $P -m 8,1K,4K,8K,16K,32K,64K,128K,256K,1M -a auto --builtins none --timeout 900" ;;
+    multicore/reduce-*-np*-noderab-rivals) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
+        NP=${N#*-np}; NP=${NP%-noderab-rivals}
+        echo "reduce --np $NP --platform $P -m 4K,8K,16K,32K,128K,256K -a knomial:k=4,prepost=1,rabenseifner --builtins none --timeout 900" ;;
     multicore/bcast-*-np*-binary3) N=${1#multicore/}; P=${N#*-}; P=${P%%-*}
         NP=${N#*-np}; NP=${NP%-binary3}
         A=hierarchical:inter=3,segsize=4096,hierarchical:inter=3,segsize=8192,hierarchical:inter=3,segsize=16384
@@ -774,13 +781,18 @@ group() {
                     echo multicore/$c-$p-np1024-small
                 done
             done ;;
-    pass28) for c in reduce-%s-noderab bcast-%s-binary3; do
+    pass28) for c in reduce-%s-noderab reduce-%s-noderab-rivals bcast-%s-binary3; do
                 for p in flat8 fattree8 multicore fattree16 cluster8; do
                     printf "multicore/$c\n" $p-np64
                 done
                 for p in flat8 fattree8 flat64 fattree64; do
                     printf "multicore/$c\n" $p-np256
                 done
+            done ;;
+    pass28-auto) for p in flat8-np64 fattree8-np64 multicore-np64 fattree16-np64 cluster8-np64 \
+                         flat8-np256 fattree8-np256 flat64-np256 fattree64-np256; do
+                echo multicore/reduce-$p-auto multicore/reduce-$p-noderab-auto
+                echo multicore/bcast-$p-auto multicore/bcast-$p-binary-auto
             done ;;
     pass27) group pass24-binary
             for p in flat8 fattree8 multicore fattree16 cluster8; do
@@ -840,7 +852,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27 pass28; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27 pass28 pass28-auto; do group $c; done ;;
     *) return 1 ;;
     esac
 }
