@@ -347,6 +347,8 @@ static void test_openmpi_tree(void)
     static const struct { const char *coll; int np, nnodes; size_t bytes; const char *alg; } mc[] = {
         { "bcast", 64, 8, 8, "knomial:k=8,far=1" }, { "bcast", 256, 32, 2895, "knomial:k=8,far=1" },
         { "bcast", 64, 8, 2896, "hierarchical" }, { "bcast", 64, 8, 11585, "hierarchical" },
+        { "bcast", 256, 32, 5792, "hierarchical" },
+        { "bcast", 256, 32, 5793, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
         { "bcast", 64, 4, 8, "hierarchical" },
         { "bcast", 64, 8, 11586, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
         { "bcast", 64, 4, 11586, "hierarchical" },

@@ -59,7 +59,8 @@
 # fitted to them), pass28 (reduce node_rabenseifner and bcast hierarchical
 # with binary trees in the nodes too, inter=3, from 4 KiB to 1 MiB at 64 and
 # 256 ranks; reduce's rivals between the sizes of pass 21), pass28-auto
-# (reduce's and bcast's auto under the rules fitted to them), or all. Each NAME
+# (reduce's and bcast's auto under the rules fitted to them, and their
+# SimGrid built-ins' files again, auto beside), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -793,6 +794,9 @@ group() {
                          flat8-np256 fattree8-np256 flat64-np256 fattree64-np256; do
                 echo multicore/reduce-$p-auto multicore/reduce-$p-noderab-auto
                 echo multicore/bcast-$p-auto multicore/bcast-$p-binary-auto
+            done
+            for p in flat8 fattree8 multicore fattree16 cluster8; do
+                echo multicore/reduce-$p-np64-builtins multicore/bcast-$p-np64-builtins
             done ;;
     pass27) group pass24-binary
             for p in flat8 fattree8 multicore fattree16 cluster8; do
