@@ -60,7 +60,8 @@
 # with binary trees in the nodes too, inter=3, from 4 KiB to 1 MiB at 64 and
 # 256 ranks; reduce's rivals between the sizes of pass 21), pass28-auto
 # (reduce's and bcast's auto under the rules fitted to them, and their
-# SimGrid built-ins' files again, auto beside), or all. Each NAME
+# SimGrid built-ins' files again, auto beside), pass29 (allreduce, bcast
+# and reduce at 64 KiB on 1024 ranks of flat8 and multicore), or all. Each NAME
 # overwrites its .csv (the runs' CSV files merged, one header) and its .txt
 # (each run's output after a "$ command" line). Then
 # `python3 tools/sim/docs_tables.py` rewrites the page's tables from them
@@ -239,6 +240,15 @@ runs() {
         reduce_scatter_block) A=recursive_multiplying:k=4,recursive_multiplying:k=8,noncommutative,bine,recursive_halving ;;
         esac
         echo "$C --np 1024 --platform $P -m 8,1K -a $A,auto --builtins none --timeout 900" ;;
+    # pass 29: 64 KiB at 1024 ranks, the algorithms that win at 64 KiB on
+    # 64 and 256 ranks of the same platforms (pass 28), for the model
+    multicore/*-np1024-64K) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
+        case $C in
+        allreduce) A=rabenseifner,hierarchical,recursive_multiplying:k=4 ;;
+        bcast) A=hierarchical:inter=3,segsize=4096,hierarchical:inter=2,segsize=8192,scatter_allgather_rd,hierarchical ;;
+        reduce) A=node_rabenseifner,rabenseifner,knomial:k=4,prepost=1,hierarchical ;;
+        esac
+        echo "$C --np 1024 --platform $P -m 64K -a $A,auto --builtins none --timeout 1800" ;;
     # pass 22: 1 MiB at 256 ranks, the algorithms that win at 64 KiB and
     # 1 MiB on 64 ranks and at 64 KiB on 256 (pass 21)
     multicore/*-np256-1M) N=${1#multicore/}; C=${N%%-*}; P=${N#*-}; P=${P%%-*}
@@ -790,6 +800,9 @@ group() {
                     printf "multicore/$c\n" $p-np256
                 done
             done ;;
+    pass29) for c in allreduce bcast reduce; do
+                for p in flat8 multicore; do echo multicore/$c-$p-np1024-64K; done
+            done ;;
     pass28-auto) for p in flat8-np64 fattree8-np64 multicore-np64 fattree16-np64 cluster8-np64 \
                          flat8-np256 fattree8-np256 flat64-np256 fattree64-np256; do
                 echo multicore/reduce-$p-auto multicore/reduce-$p-noderab-auto
@@ -856,7 +869,7 @@ group() {
             for p in flat8 fattree8 flat64 fattree64; do
                 echo multicore/bcast-$p-np256-binary-auto multicore/bcast-$p-np256-auto
             done ;;
-    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27 pass28 pass28-auto; do group $c; done ;;
+    all) for c in pass1 pass2 pass3 pass4 radix pass5 pass6 pass7 pass8 pass9 pass10 pass11 pass12 pass13 pass14 pass15 pass16 pass17 pass17-auto pass18 pass18-auto pass19 pass19-auto pass20 pass20-auto pass21 pass22-radix pass22-big pass22-hier pass22-auto pass23-builtins pass24-nodering pass24-nodering-auto pass24-binary pass24-binary-auto pass25-radix pass25-radix-auto pass25-noncomm pass25-noncomm-auto pass25-far pass25-far-auto pass26-1024 pass26-1024-auto pass27 pass28 pass28-auto pass29; do group $c; done ;;
     *) return 1 ;;
     esac
 }
