@@ -367,7 +367,12 @@ static void test_openmpi_tree(void)
         { "reduce", 256, 4, 185364, "node_rabenseifner" }, { "reduce", 256, 4, 185363, "rabenseifner" },
         { "reduce", 256, 8, 1 << 20, "node_rabenseifner" },
         { "reduce", 256, 2, 185363, "rabenseifner" }, { "reduce", 256, 2, 185364, "node_rabenseifner" },
-        { "reduce", 512, 64, 1 << 20, "rabenseifner" },            /* beyond 256 ranks */
+        { "reduce", 512, 64, 1 << 20, "rabenseifner" },            /* 1 MiB beyond 256 ranks */
+        { "reduce", 1024, 128, 65536, "node_rabenseifner" }, { "reduce", 1024, 64, 185363, "node_rabenseifner" },
+        { "reduce", 1024, 128, 185364, "rabenseifner" }, { "reduce", 2048, 256, 65536, "rabenseifner" },
+        { "bcast", 1024, 128, 65536, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "bcast", 1024, 64, 23171, "hierarchical:k=4,intra_k=4,inter=3,segsize=4096" },
+        { "bcast", 1024, 64, 185364, "scatter_allgather_rd" },
         { "reduce", 64, 16, 1 << 20, "rabenseifner" },             /* 4 a node */
         { "bcast", 64, 16, 1024, "knomial:k=8,far=0" },          /* 4 a node: not measured */
         { "bcast", 64, 64, 1024, "knomial:k=8,far=0" },          /* one a node */
