@@ -62,9 +62,9 @@ void reduce_node_rabenseifner(plan *pl, const plan_args *a)
     int s = q;
     for (int m = 0; m < nn; m++)
         s = pat_node_size(&nd, m) < s ? pat_node_size(&nd, m) : s;
-    size_t f, len, most;
-    pat_block(n, s, 0, &f, &most);
-    most *= es;                 /* the largest slice, in bytes */
+    /* slice j: bytes [at(j), at(j + 1)) of the vector; the first is the largest */
+    #define at(j) pat_block_start(n, s, (j), es)
+    const size_t most = at(1), off = l < s ? at(l) : 0, bytes = l < s ? at(l + 1) - off : 0;
     int *group = malloc((size_t)nn * sizeof *group);
     if (!group) {
         plan_fail(pl);
@@ -72,16 +72,10 @@ void reduce_node_rabenseifner(plan *pl, const plan_args *a)
     }
 
     /* phase 1: slice j to the node's rank j; the rank of slice l reduces
-     * the node's copies of it into work: the root's RECV, else TMP at 0 */
-    const pat_ref work = { me == a->root ? BUF_RECV : BUF_TMP, 0 };
+     * the node's copies of it (received into TMP from `slots`) into its
+     * work: its place in the root's RECV, else TMP at 0 */
+    const pat_ref work = { me == a->root ? BUF_RECV : BUF_TMP, me == a->root ? off : 0 };
     const size_t slots = me == a->root ? 0 : most;
-    size_t off = 0, bytes = 0;
-    if (l < s) {
-        pat_block(n, s, l, &f, &len);
-        off = f * es;
-        bytes = len * es;
-    }
-    const pat_ref mine_ref = { work.buf, work.buf == BUF_RECV ? off : 0 };
     if (l < s) {
         plan_need_tmp(pl, slots + (size_t)(q - 1) * most);
         for (int d = 1; d < q; d++)
@@ -89,16 +83,13 @@ void reduce_node_rabenseifner(plan *pl, const plan_args *a)
     }
     for (int d = 1; d < q; d++) {
         const int j = (l + q - d) % q;      /* the rank d before: it receives from us d-th */
-        if (j >= s)
-            continue;
-        pat_block(n, s, j, &f, &len);
-        plan_send(pl, BUF_SEND, f * es, len * es, node[j]);
+        if (j < s)
+            plan_send(pl, BUF_SEND, at(j), at(j + 1) - at(j), node[j]);
     }
     if (l < s) {
-        plan_copy(pl, BUF_SEND, off, mine_ref.buf, mine_ref.off, bytes);
+        plan_copy(pl, BUF_SEND, off, work.buf, work.off, bytes);
         for (int d = 1; d < q; d++)
-            plan_reduce(pl, BUF_TMP, slots + (size_t)(d - 1) * most, mine_ref.buf, mine_ref.off,
-                        bytes);
+            plan_reduce(pl, BUF_TMP, slots + (size_t)(d - 1) * most, work.buf, work.off, bytes);
     }
     plan_end_round(pl);
 
@@ -107,24 +98,22 @@ void reduce_node_rabenseifner(plan *pl, const plan_args *a)
         for (int m = 0; m < nn; m++)
             group[m] = nd.members[nd.first[m] + l];
         plan_group(pl, group);
-        pat_reduce_rabenseifner(pl, nn, mine, home, mine_ref, mine_ref, bytes / es, es, slots);
+        pat_reduce_rabenseifner(pl, nn, mine, home, work, work, bytes / es, es, slots);
         plan_group(pl, NULL);
     }
 
     /* phase 3: the root's node hands the slices to the root */
     if (mine == home) {
         if (me == a->root) {
-            for (int j = 0; j < s; j++) {
-                if (j == l)
-                    continue;
-                pat_block(n, s, j, &f, &len);
-                plan_recv(pl, BUF_RECV, f * es, len * es, node[j]);
-            }
+            for (int j = 0; j < s; j++)
+                if (j != l)
+                    plan_recv(pl, BUF_RECV, at(j), at(j + 1) - at(j), node[j]);
         } else if (l < s) {
-            plan_send(pl, mine_ref.buf, mine_ref.off, bytes, a->root);
+            plan_send(pl, work.buf, work.off, bytes, a->root);
         }
         plan_end_round(pl);
     }
+    #undef at
 out:
     free(group);
     pat_nodes_free(&nd);
